@@ -1,0 +1,25 @@
+"""e2opt: edge-matching puzzles (Eternity II): CP-SAT construction + very large neighbourhood tabu search."""
+
+from .board import Board, read_board, score, write_board
+from .config import RunConfig, load_config
+from .puzzle import Puzzle, read_puzzle, write_puzzle
+
+__all__ = [
+    "Board",
+    "Puzzle",
+    "RunConfig",
+    "load_config",
+    "read_board",
+    "read_puzzle",
+    "score",
+    "solve",
+    "write_board",
+    "write_puzzle",
+]
+
+
+def solve(config, **kwargs):
+    """Run construct + search for a RunConfig (or a config file path); returns the run's Result."""
+    from .run import solve as _solve
+
+    return _solve(config, **kwargs)

@@ -1,0 +1,7 @@
+"""``python -m e2opt``: same as the ``e2opt`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

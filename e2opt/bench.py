@@ -1,0 +1,152 @@
+"""Benchmarks: `e2opt bench throughput` (moves per CPU second per hole count) and `e2opt bench quality`.
+
+Both measure CPU seconds (time.process_time): machines are shared, and CPU time is the fair measure.
+Quality runs start from a random board (construction counted in the budget, as in a run) and use
+the same seed streams as ``e2opt run``: SeedSequence(seed) spawns (construction, search).
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from .bks import best_known
+from .board import random_board
+from .config import SearchConfig
+from .puzzle import Puzzle, read_puzzle
+from .search.tabu import TabuSearch, warm_up
+from .stop import AnyOf, Clock, MaxCpuTime, TargetScore
+
+DEFAULT_INSTANCE = Path(__file__).resolve().parent.parent / "instances" / "eternity2.txt"
+
+
+@dataclass(frozen=True)
+class ThroughputRow:
+    """Moves per CPU second of the search with ``holes`` holes per move, over several repeats."""
+
+    holes: int
+    rates: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rates)
+
+
+@dataclass(frozen=True)
+class QualityRow:
+    """Best scores of one instance over several seeds for one CPU budget."""
+
+    instance: str
+    max_score: int
+    best_known: int | None
+    seeds: tuple[int, ...]
+    scores: tuple[int, ...]
+    moves_per_s: tuple[float, ...]
+
+    @property
+    def best(self) -> int:
+        return max(self.scores)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.scores)
+
+
+def _streams(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """(construction, search) generators of a seed, as a run makes them."""
+    construct_seq, search_seq = np.random.SeedSequence(seed).spawn(2)
+    return np.random.default_rng(construct_seq), np.random.default_rng(search_seq)
+
+
+def search_once(
+    puzzle: Puzzle, cfg: SearchConfig, seed: int, cpu_s: float, to_target: bool = True
+) -> tuple[int, float]:
+    """One search from a random board for ``cpu_s`` CPU seconds (board making included): (best score, moves/s).
+
+    With ``to_target`` it also stops at the maximum score, as a run does; throughput runs the full budget.
+    """
+    construct_rng, search_rng = _streams(seed)
+    clock = Clock()
+    search = TabuSearch(puzzle, random_board(puzzle, construct_rng), cfg, search_rng)
+    stop = AnyOf(MaxCpuTime(cpu_s), *([TargetScore(puzzle.max_score)] if to_target else []))
+    result = search.run(stop, clock)
+    return result.best_score, result.moves_per_s
+
+
+def throughput(
+    puzzle: Puzzle, holes: list[int], repeats: int, cpu_s: float = 2.0, cfg: SearchConfig | None = None
+) -> list[ThroughputRow]:
+    """Moves per CPU second for each hole count: ``repeats`` searches of ``cpu_s`` each (seeds 0..)."""
+    cfg = cfg or SearchConfig()
+    warm_up()
+    rows = []
+    for k in holes:
+        rates = tuple(
+            search_once(puzzle, replace(cfg, holes=k), seed, cpu_s, False)[1] for seed in range(repeats)
+        )
+        rows.append(ThroughputRow(k, rates))
+    return rows
+
+
+def quality(puzzles: list[Puzzle], cfg: SearchConfig, cpu_s: float, seeds: list[int]) -> list[QualityRow]:
+    """Best score per instance and seed for a CPU budget."""
+    warm_up()
+    rows = []
+    for puzzle in puzzles:
+        runs = [search_once(puzzle, cfg, seed, cpu_s) for seed in seeds]
+        known = best_known(puzzle)
+        rows.append(
+            QualityRow(
+                puzzle.name,
+                puzzle.max_score,
+                None if known is None else known.best_known,
+                tuple(seeds),
+                tuple(score for score, _ in runs),
+                tuple(rate for _, rate in runs),
+            )
+        )
+    return rows
+
+
+def format_throughput(rows: list[ThroughputRow], instance: str) -> str:
+    """The throughput table: median, min and max moves per CPU second per hole count."""
+    lines = [f"throughput on {instance} (moves per CPU second, {len(rows[0].rates)} repeats)"]
+    lines.append(f"{'holes':>6} {'median':>10} {'min':>10} {'max':>10}")
+    for row in rows:
+        lines.append(f"{row.holes:>6} {row.median:>10,.0f} {min(row.rates):>10,.0f} {max(row.rates):>10,.0f}")
+    return "\n".join(lines)
+
+
+def format_quality(rows: list[QualityRow], cpu_s: float) -> str:
+    """The quality table: per instance the scores per seed, best, median and gap to the best known."""
+    lines = [f"quality at {cpu_s:g} CPU s per seed, from a random board"]
+    lines.append(
+        f"{'instance':<20} {'best':>9} {'median':>8} {'known':>6} {'gap':>5} {'moves/s':>9}  scores (seeds)"
+    )
+    for row in rows:
+        known = "-" if row.best_known is None else str(row.best_known)
+        gap = "-" if row.best_known is None else str(row.best_known - row.best)
+        per_seed = ", ".join(f"{s} ({seed})" for s, seed in zip(row.scores, row.seeds, strict=True))
+        lines.append(
+            f"{row.instance:<20} {f'{row.best}/{row.max_score}':>9} {row.median:>8g} {known:>6} {gap:>5} "
+            f"{statistics.median(row.moves_per_s):>9,.0f}  {per_seed}"
+        )
+    return "\n".join(lines)
+
+
+def run_throughput(instance: str | None, holes: list[int], repeats: int, cpu_s: float) -> str:
+    """`e2opt bench throughput`: the table as text."""
+    path = instance or str(DEFAULT_INSTANCE)
+    return format_throughput(throughput(read_puzzle(path), holes, repeats, cpu_s), Path(path).name)
+
+
+def run_quality(config: str, instances: list[str] | None, cpu_s: float, seeds: list[int]) -> str:
+    """`e2opt bench quality`: the config's search section on the instances (default: the config's own)."""
+    from .config import load_config
+
+    cfg = load_config(config)
+    puzzles = [read_puzzle(path) for path in (instances or [cfg.instance])]
+    return format_quality(quality(puzzles, cfg.search, cpu_s, seeds), cpu_s)

@@ -1,0 +1,330 @@
+"""Command line: one small class per subcommand; user errors become one line and exit code 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from pathlib import Path
+
+from .errors import E2optError
+
+
+class Command:
+    """A subcommand: ``name``, ``help``, ``add_arguments`` and ``run`` (returns the exit code)."""
+
+    name = ""
+    help = ""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        pass
+
+    def run(self, args: argparse.Namespace) -> int:
+        raise NotImplementedError
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, help="the one integer seed that drives the run")
+    parser.add_argument("--max-runtime", type=float, metavar="S", help="wall-clock budget in seconds")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY.PATH=VALUE", help="override a config value"
+    )
+    parser.add_argument("--name", help="run name used in the run folder (default: the config's name)")
+    parser.add_argument("--runs-dir", help="where run folders go (default: output.runs_dir)")
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+class RunCmd(Command):
+    name = "run"
+    help = "construct an initial board and search from it; writes a run folder"
+
+    def add_arguments(self, parser):
+        parser.add_argument("config", help="YAML config file, e.g. config/eternity2.yaml")
+        _add_run_options(parser)
+
+    def run(self, args):
+        from .config import load_config
+        from .run import run_config
+
+        values = {"seed": args.seed, "stop.max_wall_s": args.max_runtime, "name": args.name}
+        values["output.runs_dir"] = args.runs_dir
+        cfg = load_config(args.config, args.set, **values)
+        result = run_config(cfg, quiet=args.quiet)
+        print(result.summary())
+        return 0
+
+
+class ResumeCmd(Command):
+    name = "resume"
+    help = "continue a run from its last checkpoint to its original stopping criteria"
+
+    def add_arguments(self, parser):
+        parser.add_argument("run_dir", help="the run folder, e.g. runs/20261122T030000Z_eternity2_s1")
+        parser.add_argument(
+            "--set", action="append", default=[], metavar="stop.KEY=VALUE", help="extend a stopping criterion"
+        )
+        parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+    def run(self, args):
+        from .errors import ConfigError
+        from .run import resume_run
+
+        for text in args.set:
+            if not text.startswith("stop."):
+                raise ConfigError(f"--set {text}: resume only changes stop.* criteria")
+        result = resume_run(args.run_dir, quiet=args.quiet, overrides=tuple(args.set))
+        print(result.summary())
+        return 0
+
+
+class ReportCmd(Command):
+    name = "report"
+    help = "summarise a run folder (finished or not) and refresh its plots"
+
+    def add_arguments(self, parser):
+        parser.add_argument("run_dir")
+
+    def run(self, args):
+        from .report import run_report
+
+        print(run_report(args.run_dir))
+        return 0
+
+
+class VerifyCmd(Command):
+    name = "verify"
+    help = "re-check a board against its puzzle file independently: rules and score"
+
+    def add_arguments(self, parser):
+        parser.add_argument("puzzle")
+        parser.add_argument("board")
+
+    def run(self, args):
+        from .verify import verify_files
+
+        report = verify_files(args.puzzle, args.board)
+        print(report.text())
+        return 0 if report.valid else 1
+
+
+class GenerateCmd(Command):
+    name = "generate"
+    help = "make an E2-like puzzle with a planted perfect solution"
+
+    def add_arguments(self, parser):
+        parser.add_argument("--rows", type=int, required=True)
+        parser.add_argument("--cols", type=int, required=True)
+        parser.add_argument("--frame-colours", type=int, required=True)
+        parser.add_argument("--inner-colours", type=int, required=True)
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--hints", type=int, default=0, help="how many solution cells become hints")
+        parser.add_argument("-o", "--output", required=True, help="puzzle file to write")
+        parser.add_argument("--solution", help="also write the planted solution as a .board file")
+
+    def run(self, args):
+        from .board import write_board
+        from .generate import generate
+        from .puzzle import write_puzzle
+
+        puzzle, solution = generate(
+            args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed, args.hints
+        )
+        write_puzzle(puzzle, args.output)
+        if args.solution:
+            write_board(solution, args.solution)
+        print(f"wrote {args.output} ({args.rows}x{args.cols}, {len(puzzle.hints)} hints)")
+        return 0
+
+
+class RenderCmd(Command):
+    name = "render"
+    help = "draw a board as SVG or PNG"
+
+    def add_arguments(self, parser):
+        parser.add_argument("puzzle")
+        parser.add_argument("board")
+        parser.add_argument("-o", "--output", required=True, help="out.svg or out.png")
+        parser.add_argument("--title", help="name shown before the score (default: the puzzle file's name)")
+
+    def run(self, args):
+        from .board import read_board
+        from .puzzle import read_puzzle
+        from .render import render_board
+
+        puzzle = read_puzzle(args.puzzle)
+        board = read_board(args.board)
+        render_board(puzzle, board, args.output, title=args.title)
+        print(f"wrote {args.output}")
+        return 0
+
+
+class InfoCmd(Command):
+    name = "info"
+    help = "describe a puzzle: size, kinds, colours, hints, best known score"
+
+    def add_arguments(self, parser):
+        parser.add_argument("puzzle")
+
+    def run(self, args):
+        from .info import describe
+        from .puzzle import read_puzzle
+
+        print(describe(read_puzzle(args.puzzle)))
+        return 0
+
+
+class BenchCmd(Command):
+    name = "bench"
+    help = "benchmarks: search throughput (moves per CPU second) and quality per CPU budget"
+
+    def add_arguments(self, parser):
+        sub = parser.add_subparsers(dest="bench", required=True, metavar="KIND")
+        speed = sub.add_parser("throughput", help="moves per CPU second for several hole counts")
+        speed.add_argument("--instance", help="puzzle file (default: instances/eternity2.txt)")
+        speed.add_argument("--holes", type=int, nargs="+", default=[16, 32, 64], metavar="K")
+        speed.add_argument("--repeats", type=int, default=3, help="searches per hole count (median reported)")
+        speed.add_argument("--cpu-s", type=float, default=2.0, help="CPU seconds per search")
+        quality = sub.add_parser("quality", help="best and median score per instance for a CPU budget")
+        quality.add_argument("--config", required=True, help="YAML config whose search section is used")
+        quality.add_argument("--instances", nargs="+", metavar="PATH", help="puzzle files (default: the config's)")
+        quality.add_argument("--cpu-s", type=float, required=True, help="CPU seconds per seed")
+        quality.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+
+    def run(self, args):
+        from .bench import run_quality, run_throughput
+
+        if args.bench == "throughput":
+            print(run_throughput(args.instance, args.holes, args.repeats, args.cpu_s))
+        else:
+            print(run_quality(args.config, args.instances, args.cpu_s, args.seeds))
+        return 0
+
+
+class SweepCmd(Command):
+    name = "sweep"
+    help = "run a parameter sweep (grid x variants x seeds) on local processes or a Dask cluster"
+
+    def add_arguments(self, parser):
+        parser.add_argument("sweep", nargs="?", help="sweep file, e.g. config/sweeps/holes.yaml")
+        parser.add_argument(
+            "--resume",
+            metavar="SWEEP_DIR",
+            help="finish a sweep: skip finished runs, resume or start the others",
+        )
+        parser.add_argument(
+            "--workers",
+            type=int,
+            metavar="N",
+            help="runs at a time (default: cores / CP-SAT workers per run)",
+        )
+        parser.add_argument("--executor", choices=("local", "dask"), default="local", help="default: local")
+        parser.add_argument(
+            "--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: a Dask LocalCluster)"
+        )
+        parser.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="KEY.PATH=VALUE",
+            help="override a value in every run",
+        )
+        parser.add_argument(
+            "--seeds", metavar="N|S1,S2,…", help="replace the sweep's seeds: a count or a list"
+        )
+        parser.add_argument("--runs-dir", help="where the sweep folder goes (default: output.runs_dir)")
+
+    def run(self, args):
+        from .sweep import Sweep, check_configs, check_executor, create_sweep, load_sweep, run_sweep
+        from .sweep_report import write_summary
+
+        if (args.sweep is None) == (args.resume is None):
+            raise E2optError("sweep: give a sweep file, or --resume SWEEP_DIR")
+        check_executor(args.executor, args.scheduler)
+        if args.workers is not None and args.workers < 1:
+            raise E2optError(f"--workers {args.workers}: must be at least 1")
+        if args.resume:
+            if args.set or args.seeds or args.runs_dir:
+                raise E2optError(
+                    "--resume continues a sweep as it was expanded: no --set, --seeds or --runs-dir"
+                )
+            sweep_dir = Path(args.resume)
+            sweep = Sweep.load(sweep_dir)
+            check_configs(sweep, sweep_dir)
+        else:
+            sweep = load_sweep(args.sweep, args.set, args.seeds)
+            sweep_dir = create_sweep(sweep, args.runs_dir)
+        outcome = run_sweep(sweep, sweep_dir, args.executor, args.workers, args.scheduler)
+        print(write_summary(sweep_dir))
+        counts = ", ".join(f"{n} {status}" for status, n in outcome.counts.items())
+        print(f"sweep {sweep.name}: {counts}; folder {sweep_dir}")
+        if outcome.interrupted:
+            print(f"interrupted: continue with  e2opt sweep --resume {sweep_dir}", file=sys.stderr)
+            return 130
+        return 1 if outcome.counts.get("failed") else 0
+
+
+class SweepReportCmd(Command):
+    name = "sweep-report"
+    help = "rebuild a sweep's summary.csv, summary.md and plots from its run folders"
+
+    def add_arguments(self, parser):
+        parser.add_argument("sweep_dir")
+
+    def run(self, args):
+        from .sweep_report import write_summary
+
+        print(write_summary(args.sweep_dir))
+        return 0
+
+
+COMMANDS: list[Command] = [
+    RunCmd(),
+    ResumeCmd(),
+    ReportCmd(),
+    VerifyCmd(),
+    GenerateCmd(),
+    RenderCmd(),
+    InfoCmd(),
+    BenchCmd(),
+    SweepCmd(),
+    SweepReportCmd(),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="e2opt", description="Eternity II and edge-matching puzzles: CP-SAT + VLNS tabu search."
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for cmd in COMMANDS:
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        cmd.add_arguments(p)
+        p.set_defaults(cmd=cmd)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``e2opt`` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.cmd.run(args)
+    except (E2optError, OSError) as exc:
+        if args.debug:
+            traceback.print_exc()
+        message = str(exc) if isinstance(exc, E2optError) else _os_message(exc)
+        print(f"e2opt: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("e2opt: interrupted", file=sys.stderr)
+        return 130
+
+
+def _os_message(exc: OSError) -> str:
+    name = f"{Path(exc.filename)}: " if exc.filename else ""
+    return f"{name}{exc.strerror or exc}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""Initial boards: random (kind-respecting), the relaxed CP-SAT model, or a given .board file."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..board import Board, random_board, read_board, rule_violations, score
+from ..config import ConstructConfig
+from ..errors import BoardError
+from ..puzzle import Puzzle
+
+
+def board_from_file(puzzle: Puzzle, path: str) -> Board:
+    """A warm start: the .board file, checked against the puzzle's hard rules first."""
+    board = read_board(path)
+    problems = rule_violations(puzzle, board)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise BoardError(f"{path}: not a valid board for {puzzle.name}: {problems[0]}{more}")
+    return board
+
+
+def construct(
+    puzzle: Puzzle,
+    cfg: ConstructConfig,
+    rng: np.random.Generator,
+    deadline_s: float | None = None,
+    log_dir: Path | None = None,
+) -> tuple[Board, dict]:
+    """The initial board and an info dict for result.json (method, score, seconds, method details)."""
+    start = time.perf_counter()
+    info: dict = {"method": cfg.method}
+    if cfg.method == "random":
+        board = random_board(puzzle, rng)
+    elif cfg.method == "board":
+        board = board_from_file(puzzle, cfg.board)
+        info["board"] = cfg.board
+    else:
+        from .cpsat import construct_cpsat
+
+        log_path = str(log_dir / "cpsat.log") if (log_dir is not None and cfg.cpsat.log) else None
+        board, details = construct_cpsat(puzzle, cfg.cpsat, rng, deadline_s=deadline_s, log_path=log_path)
+        info.update(details)
+    info["score"] = score(puzzle, board)
+    info["seconds"] = round(time.perf_counter() - start, 3)
+    return board, info

@@ -1,0 +1,68 @@
+"""Run pictures: score over time (score.png) from events.jsonl and the best board (best.svg)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from .board import Board
+from .events import read_events
+from .fsutil import atomic_write_bytes, atomic_write_text
+from .puzzle import Puzzle
+
+
+def score_series(run_dir: Path) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
+    """(best, current): lists of (wall seconds, score) read from the run's events."""
+    best: list[tuple[float, int]] = []
+    current: list[tuple[float, int]] = []
+    for event in read_events(run_dir):
+        kind = event.get("event")
+        if kind == "best":
+            best.append((event["wall_s"], event["score"]))
+        elif kind in ("stats", "diversify", "intensify") and "score" in event:
+            current.append((event["wall_s"], event["score"]))
+        elif kind == "construction" and "score" in event:
+            best.append((event["wall_s"], event["score"]))
+            current.append((event["wall_s"], event["score"]))
+    return best, current
+
+
+def score_png(run_dir: Path, max_score: int, title: str) -> bytes:
+    """The score-over-time plot as PNG bytes: best as a step line, current as dots."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    best, current = score_series(run_dir)
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    if current:
+        ax.plot(*zip(*current, strict=True), ".", color="#9aa5b1", markersize=3, label="current")
+    if best:
+        xs, ys = zip(*best, strict=True)
+        ax.step(list(xs), list(ys), where="post", color="#1f6feb", linewidth=1.8, label="best")
+        low = min(ys)
+        ax.set_ylim(max(0, low - 5), max_score + 2)
+    ax.axhline(max_score, color="#2da44e", linestyle="--", linewidth=1, label=f"max {max_score}")
+    ax.set_xlabel("wall seconds (construction included)")
+    ax.set_ylabel("score (matched joins)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def refresh_plots(run_dir: Path, puzzle: Puzzle, best: Board | None) -> None:
+    """Rewrite score.png and, when a best board is known, best.svg."""
+    from .board import score
+    from .render import board_svg
+
+    title = f"{puzzle.name}: best score over time"
+    atomic_write_bytes(run_dir / "score.png", score_png(run_dir, puzzle.max_score, title))
+    if best is not None:
+        caption = f"{puzzle.name} — {score(puzzle, best)}/{puzzle.max_score}"
+        atomic_write_text(run_dir / "best.svg", board_svg(puzzle, best, caption))

@@ -1,0 +1,328 @@
+"""One run end to end: run folder, construction, search, events, checkpoints, signals, result.
+
+A run folder ``runs/<UTC stamp>_<name>_s<seed>/`` holds config.yaml (resolved), events.jsonl,
+best.board (rewritten at every new best), checkpoint (every ``output.checkpoint_every_s``),
+result.json at the end, score.png and best.svg. ``resume_run`` continues from the checkpoint
+to the original stopping criteria, counting the time already spent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import stop as stopping
+from .bks import best_known
+from .board import Board, read_board, rule_violations, score, write_board
+from .checkpoint import CHECKPOINT, PREVIOUS, load_checkpoint, save_checkpoint
+from .config import RunConfig, load_config
+from .construct import construct
+from .errors import BoardError, E2optError
+from .events import EventLog
+from .fsutil import atomic_write_text
+from .progress import Progress
+from .puzzle import Puzzle, read_puzzle
+from .search.state import SearchState
+from .search.tabu import TabuSearch, warm_up
+
+CONFIG = "config.yaml"
+RESULT = "result.json"
+BEST = "best.board"
+
+
+@dataclass
+class Result:
+    """What a run reached; written as result.json."""
+
+    instance: str
+    seed: int
+    best_score: int
+    max_score: int
+    best_known: int | None
+    iterations: int
+    moves_per_s: float
+    wall_s: float
+    cpu_s: float
+    time_to_best_s: float
+    stop_reason: str
+    run_dir: str
+    construction: dict = field(default_factory=dict)
+    diversifications: int = 0
+    intensifications: int = 0
+    best_board: Board | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("best_board")
+        return data
+
+    def summary(self) -> str:
+        """Two lines for people: the score and how it was reached, then the run folder."""
+        known = ""
+        if self.best_known is not None:
+            known = f" (best known {self.best_known}, gap {self.best_known - self.best_score})"
+        return (
+            f"{self.instance} seed {self.seed}: {self.best_score}/{self.max_score}{known}; "
+            f"{self.iterations} moves ({self.moves_per_s:,.0f}/s), best after {self.time_to_best_s:.1f} s, "
+            f"{self.wall_s:.1f} s wall, {self.cpu_s:.1f} s CPU; stopped by {self.stop_reason}\n"
+            f"run folder: {self.run_dir}"
+        )
+
+
+def make_run_dir(runs_dir: str | Path, name: str, seed: int) -> Path:
+    """A new, empty run folder; a name clash gets a suffix, an earlier run is never reused."""
+    runs_dir = Path(runs_dir)
+    try:
+        runs_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise E2optError(f"runs directory {runs_dir}: cannot create it: {exc.strerror}") from None
+    if not os.access(runs_dir, os.W_OK | os.X_OK):
+        raise E2optError(f"runs directory {runs_dir}: not writable")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = f"{stamp}_{name}_s{seed}"
+    for attempt in range(1, 10_000):
+        path = runs_dir / (base if attempt == 1 else f"{base}-{attempt}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise E2optError(f"runs directory {runs_dir}: too many runs named {base}")
+
+
+class StopSignals:
+    """First SIGINT/SIGTERM: stop after the current move; second SIGINT: stop at once."""
+
+    def __init__(self, interrupted: stopping.Interrupted):
+        self.interrupted = interrupted
+        self.old: dict[int, Any] = {}
+
+    def _handle(self, signum, frame):
+        if self.interrupted.triggered and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.interrupted.trigger(signal.Signals(signum).name)
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
+
+
+class _Recorder:
+    """Turns search events into files: best.board, events.jsonl, checkpoints, progress lines."""
+
+    def __init__(self, run: _Run, search: TabuSearch):
+        self.run, self.search = run, search
+        now = time.perf_counter()
+        self.next_checkpoint = now + run.cfg.output.checkpoint_every_s
+        self.next_stats = now + run.cfg.output.stats_every_s
+        self.last_iteration, self.last_wall = search.state.iteration, run.clock.wall()
+
+    def __call__(self, kind: str, info: dict) -> None:
+        run = self.run
+        if kind == "best":
+            write_board(self.search.best_board(), run.dir / BEST, fsync=False)
+            run.events.write("best", **_round(info))
+        elif kind in ("diversify", "intensify"):
+            run.events.write(kind, **_round({"wall_s": run.clock.wall(), **info}))
+        elif kind == "tick":
+            now = time.perf_counter()
+            run.progress.update(info)
+            if now >= self.next_stats:
+                self.next_stats = now + run.cfg.output.stats_every_s
+                wall = info["wall_s"]
+                rate = (info["iteration"] - self.last_iteration) / max(wall - self.last_wall, 1e-9)
+                self.last_iteration, self.last_wall = info["iteration"], wall
+                run.events.write("stats", moves_per_s=round(rate, 1), **_round(info))
+            if now >= self.next_checkpoint:
+                self.next_checkpoint = now + run.cfg.output.checkpoint_every_s
+                run.checkpoint(self.search)
+
+
+def _round(info: dict) -> dict:
+    return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in info.items()}
+
+
+class _Run:
+    """The pieces of one run that live in its folder."""
+
+    def __init__(self, cfg: RunConfig, run_dir: Path, puzzle: Puzzle, clock: stopping.Clock, quiet: bool):
+        self.cfg, self.dir, self.puzzle, self.clock = cfg, run_dir, puzzle, clock
+        self.events = EventLog(run_dir)
+        self.construction: dict = {}
+        self.progress = Progress(cfg, puzzle.max_score, quiet)
+
+    def checkpoint(self, search: TabuSearch) -> None:
+        meta = {
+            "wall_s": self.clock.wall(),
+            "cpu_s": self.clock.cpu(),
+            "construction": self.construction,
+            "iteration": search.state.iteration,
+            "best_score": search.state.best_score,
+        }
+        save_checkpoint(self.dir, search.state.to_dict(), meta)
+        self.events.write("checkpoint", iteration=search.state.iteration, wall_s=round(meta["wall_s"], 3))
+        self.events.sync()
+
+    def search(self, search: TabuSearch, interrupted: stopping.Interrupted) -> Result:
+        """Run the search to its stopping criteria; checkpoint, result and pictures at the end."""
+        criteria = stopping.from_config(self.cfg.stop, self.puzzle.max_score)
+        criteria.criteria.append(interrupted)
+        recorder = _Recorder(self, search)
+        with StopSignals(interrupted):
+            outcome = search.run(criteria, self.clock, recorder)
+        self.progress.close()
+        self.checkpoint(search)
+        best = search.best_board()
+        write_board(best, self.dir / BEST)
+        known = best_known(self.puzzle)
+        result = Result(
+            instance=self.puzzle.name,
+            seed=self.cfg.seed,
+            best_score=int(outcome.best_score),
+            max_score=self.puzzle.max_score,
+            best_known=None if known is None else known.best_known,
+            iterations=int(outcome.iterations),
+            moves_per_s=round(float(outcome.moves_per_s), 1),
+            wall_s=round(self.clock.wall(), 3),
+            cpu_s=round(self.clock.cpu(), 3),
+            time_to_best_s=round(float(outcome.time_to_best_s), 3),
+            stop_reason=outcome.stop_reason,
+            run_dir=str(self.dir),
+            construction=self.construction,
+            diversifications=int(outcome.diversifications),
+            intensifications=int(outcome.intensifications),
+            best_board=best,
+        )
+        self.events.write("end", **{k: v for k, v in result.to_json().items() if k != "construction"})
+        atomic_write_text(self.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n")
+        self.events.close()
+        if self.cfg.output.plots:
+            from .plots import refresh_plots
+
+            refresh_plots(self.dir, self.puzzle, best)
+        return result
+
+
+def _rngs(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """Independent streams for construction and search, both from the one run seed."""
+    construct_seq, search_seq = np.random.SeedSequence(seed).spawn(2)
+    return np.random.default_rng(construct_seq), np.random.default_rng(search_seq)
+
+
+def _construction_deadline(cfg: RunConfig) -> float | None:
+    """Wall seconds construction may take: the run's budgets (CP-SAT burns CPU on every worker)."""
+    limits = []
+    if cfg.stop.max_wall_s is not None:
+        limits.append(cfg.stop.max_wall_s)
+    if cfg.stop.max_cpu_s is not None:
+        workers = cfg.construct.cpsat.num_workers if cfg.construct.method == "cpsat" else 1
+        limits.append(cfg.stop.max_cpu_s / workers)
+    return min(limits) if limits else None
+
+
+def run_config(cfg: RunConfig, quiet: bool = True, run_dir: Path | None = None) -> Result:
+    """Construct + search for one config in a new run folder (or the given, empty one)."""
+    puzzle = read_puzzle(cfg.instance)
+    run_dir = Path(run_dir) if run_dir is not None else make_run_dir(cfg.output.runs_dir, cfg.name, cfg.seed)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
+    warm_up()
+    clock = stopping.Clock()
+    run = _Run(cfg, run_dir, puzzle, clock, quiet)
+    run.events.write(
+        "start", instance=puzzle.name, seed=cfg.seed, max_score=puzzle.max_score, pid=os.getpid()
+    )
+    for warning in puzzle.warnings:
+        run.events.write("warning", message=warning)
+    construct_rng, search_rng = _rngs(cfg.seed)
+    deadline = _construction_deadline(cfg)
+    board, run.construction = construct(puzzle, cfg.construct, construct_rng, deadline, run_dir)
+    run.events.write("construction", **{**run.construction, "wall_s": round(clock.wall(), 3)})
+    run.progress.message(
+        f"construction ({cfg.construct.method}): {run.construction['score']}/{puzzle.max_score}"
+    )
+    search = TabuSearch(puzzle, board, cfg.search, search_rng)
+    run.checkpoint(search)
+    return run.search(search, stopping.Interrupted())
+
+
+def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ...] = ()) -> Result:
+    """Continue a run from its newest good checkpoint to its stopping criteria (``--set stop.*`` may extend them)."""
+    run_dir = Path(run_dir)
+    if not (run_dir / CONFIG).is_file():
+        raise E2optError(f"{run_dir}: not a run folder (no {CONFIG})")
+    cfg = load_config(run_dir / CONFIG, overrides)
+    puzzle = read_puzzle(cfg.instance)
+    if not (run_dir / CHECKPOINT).exists() and not (run_dir / PREVIOUS).exists():
+        return _restart(cfg, run_dir, quiet)
+    state, meta, warnings = load_checkpoint(run_dir)
+    warm_up()
+    clock = stopping.Clock(meta["wall_s"], meta["cpu_s"])
+    run = _Run(cfg, run_dir, puzzle, clock, quiet)
+    run.construction = meta.get("construction", {})
+    for warning in warnings:
+        run.events.write("warning", message=warning)
+        run.progress.message(f"warning: {warning}")
+    search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state))
+    adopted = _adopt_saved_best(puzzle, search, run_dir / BEST)
+    run.events.write(
+        "resume", iteration=search.state.iteration, wall_s=round(meta["wall_s"], 3), adopted_best=adopted
+    )
+    run.progress.message(f"resumed at move {search.state.iteration}, best {search.state.best_score}")
+    return run.search(search, stopping.Interrupted())
+
+
+def _restart(cfg: RunConfig, run_dir: Path, quiet: bool) -> Result:
+    """A run killed before its first checkpoint (during construction) starts again in its folder."""
+    EventLog(run_dir).write("restart", reason="no checkpoint yet: killed during construction")
+    return run_config(cfg, quiet=quiet, run_dir=run_dir)
+
+
+def _adopt_saved_best(puzzle: Puzzle, search: TabuSearch, path: Path) -> bool:
+    """best.board may be newer than the checkpoint (kill -9): keep it when it is valid and better."""
+    try:
+        board = read_board(path)
+    except BoardError:
+        return False
+    if rule_violations(puzzle, board):
+        return False
+    value = score(puzzle, board)
+    if value <= search.state.best_score:
+        return False
+    search.adopt_best(board, value)
+    return True
+
+
+def solve(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) -> Result:
+    """Python API: ``e2opt.solve("config/quick.yaml")`` or a RunConfig; keyword overrides by dotted key.
+
+    Keyword names use ``__`` for dots: ``solve(cfg, stop__max_iterations=1000, seed=3)``.
+    """
+    values = {key.replace("__", "."): value for key, value in overrides.items()}
+    if isinstance(config, RunConfig):
+        if values:
+            from .config import config_from_dict
+            from .configload import set_dotted
+
+            data = config.to_dict()
+            for key, value in values.items():
+                set_dotted(data, key, value)
+            config = config_from_dict(data, "<solve arguments>")
+    else:
+        config = load_config(config, **values)
+    return run_config(config, quiet=quiet)

@@ -1,0 +1,277 @@
+"""TabuSearch: Algorithm 1 of paper 001 (very large neighbourhood tabu search) around the numba kernels.
+
+One move: choose holes (not in tabu list 1), build the cost matrix (reverse arcs of tabu list 2
+penalised), solve it with scipy's linear_sum_assignment, apply it. A plateau (``plateau`` moves
+without a new best) triggers a diversification (random swap-and-rotate moves); ``intensify_after``
+plateaus in a row without a new best trigger an intensification (the best board is restored).
+Choices where the paper is vague: a plateau counts moves since the last new best or plateau event;
+the intensification replaces that plateau's diversification; tabu lists survive both. Holes of all
+kinds go into one move, a piece that cannot fit a hole getting a forbidden cost (the identity is
+always feasible). Tie noise makes equal-weight reassignments random sideways moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from ..board import Board, rule_violations
+from ..board import score as board_score
+from ..config import SearchConfig
+from ..errors import BoardError
+from ..puzzle import Puzzle
+from ..stop import Clock, MaxIterations, Status, iteration_limit
+from . import kernels
+from .flat import FlatPuzzle
+from .state import SearchState
+
+TICK = 64  # moves between clock reads (and "tick" events); stop criteria are checked there too
+MODES = {"random": kernels.RANDOM, "biased": kernels.BIASED, "checkerboard": kernels.CHECKERBOARD}
+
+EventCallback = Callable[[str, dict], None]
+
+
+@dataclass
+class SearchResult:
+    """What one call of TabuSearch.run reached."""
+
+    best_board: Board
+    best_score: int
+    iterations: int  # total moves made by the search (all runs, resumes included)
+    time_to_best_s: float  # run clock wall seconds at which the best board was found
+    stop_reason: str
+    moves_per_s: float  # moves per CPU second during this call
+    diversifications: int
+    intensifications: int
+
+
+def _ignore(kind: str, info: dict) -> None:
+    """The default event callback."""
+
+
+class TabuSearch:
+    """The search on one puzzle; ``state`` holds everything needed to continue it exactly."""
+
+    def __init__(self, puzzle: Puzzle, board: Board, cfg: SearchConfig, rng: np.random.Generator):
+        problems = rule_violations(puzzle, board)
+        if problems:
+            raise BoardError(f"initial board breaks the rules: {problems[0]}")
+        flat = FlatPuzzle.of(puzzle)
+        piece, rot = flat.flatten(board)
+        seed = int(rng.integers(0, 2**63 - 1))
+        self._setup(puzzle, cfg, SearchState.initial(piece, rot, 0, seed), flat)
+        self.state.score = self.state.best_score = self._recompute()
+
+    @classmethod
+    def from_state(cls, puzzle: Puzzle, cfg: SearchConfig, state: SearchState) -> TabuSearch:
+        """Continue a search from a saved state (see SearchState.to_dict / from_dict)."""
+        search = cls.__new__(cls)
+        search._setup(puzzle, cfg, state, FlatPuzzle.of(puzzle))
+        score = search._recompute()
+        if score != state.score:
+            raise ValueError(f"search state: score {state.score} does not match its board ({score})")
+        return search
+
+    def _setup(self, puzzle: Puzzle, cfg: SearchConfig, state: SearchState, flat: FlatPuzzle) -> None:
+        """Bind config, static arrays and the buffers every move reuses."""
+        self.puzzle, self.cfg, self.state, self.flat = puzzle, cfg, state, flat
+        n = flat.n
+        kmin, kmax = cfg.holes_range
+        self._mode = MODES[cfg.select]
+        self._kmin, self._kmax = int(kmin), int(kmax)
+        self._bias = float(cfg.bias)
+        self._penalty = float(cfg.reverse_penalty)
+        self._noise = bool(cfg.tie_noise)
+        self._tenures = np.array([*cfg.tabu_cells, *cfg.tabu_arcs], dtype=np.int64)
+        self._colour = np.zeros((n, 4), dtype=np.int64)
+        self._mis = np.zeros(n, dtype=np.int64)
+        self._need = np.zeros(int(flat.oriented.max()) + 1, dtype=np.int64)
+        self._pool = np.zeros((kernels.CLASSES, n), dtype=np.int64)
+        self._count = np.zeros(kernels.CLASSES, dtype=np.int64)
+        self._mark = np.full(n, -1, dtype=np.int64)
+        self._holes = np.zeros(n, dtype=np.int64)
+        self._lifted = np.zeros(n, dtype=np.int64)
+        kcap = n if self._mode == kernels.CHECKERBOARD else min(self._kmax, n)
+        self._rots = np.zeros(kcap * kcap, dtype=np.int64)
+        self._cost = np.zeros(kcap * kcap, dtype=np.float64)
+        self._views = [self._cost[: k * k].reshape(k, k) for k in range(kcap + 1)]
+        # argument tails of the kernels: every array is updated in place, never replaced
+        st, f = state, flat
+        # fmt: off
+        self._select_args = (f.movable, f.parity, self._mis, st.tabu_cells, f.nbr, st.rng, self._pool,
+                             self._count, self._mark, self._holes)
+        self._cost_args = (self._holes, st.piece, self._colour, f.nbr, f.rimmask, f.fit, f.sides,
+                           st.tabu_arcs, st.rng, self._need, self._lifted, self._rots, self._cost)
+        self._apply_args = (self._holes, self._lifted, self._rots, st.piece, st.rot, self._colour, self._mis,
+                            f.nbr, f.oriented, st.tabu_cells, st.tabu_arcs, self._tenures, st.rng)
+        # fmt: on
+
+    def _recompute(self) -> int:
+        """colour, mis and the score of the current board from scratch."""
+        st, f = self.state, self.flat
+        return int(kernels.recompute(st.piece, st.rot, f.oriented, f.nbr, self._colour, self._mis))
+
+    def current_board(self) -> Board:
+        return self.flat.board(self.state.piece, self.state.rot)
+
+    def best_board(self) -> Board:
+        return self.flat.board(self.state.best_piece, self.state.best_rot)
+
+    def adopt_best(self, board: Board, value: int) -> None:
+        """Take ``board`` (valid, scoring ``value``) as the best board (a best.board newer than a checkpoint)."""
+        st = self.state
+        st.best_piece[:], st.best_rot[:] = self.flat.flatten(board)
+        st.best_score = int(value)
+
+    def move(self) -> None:
+        """One assignment move (Algorithm 1 steps 1-4); the score never drops."""
+        st = self.state
+        it = st.iteration
+        k = kernels.select_holes(self._mode, self._kmin, self._kmax, self._bias, it, *self._select_args)
+        if k > 0:
+            self._reassign(k)
+        st.iteration = it + 1
+
+    def _reassign(self, k: int) -> None:
+        """Lift the pieces of holes[:k] and put them back optimally (Algorithm 1 steps 2-4)."""
+        st = self.state
+        kernels.build_costs(k, st.iteration, self._penalty, self._noise, *self._cost_args)
+        assign = linear_sum_assignment(self._views[k])[1]
+        st.score += kernels.apply_assignment(k, st.iteration, assign, *self._apply_args)
+
+    def reassign_cells(self, cells: list[int]) -> None:
+        """The move on given flat cells (pairwise non-adjacent, movable), without the selection: for tests."""
+        self._holes[: len(cells)] = cells
+        self._reassign(len(cells))
+
+    def run(
+        self, stop: Callable[[Status], bool], clock: Clock, on_event: EventCallback | None = None
+    ) -> SearchResult:
+        """Search until ``stop`` holds; time criteria are read every TICK moves, iteration limits exactly."""
+        st = self.state
+        emit = on_event or _ignore
+        limit = iteration_limit(stop)
+        first_iteration, cpu0 = st.iteration, clock.cpu()
+        status = Status()
+        while True:
+            status.iteration, status.score, status.best_score = st.iteration, st.score, st.best_score
+            status.intensifications = st.intensifications
+            status.wall_s, status.cpu_s = clock.wall(), clock.cpu()
+            emit("tick", self._info(status.wall_s, status.cpu_s))
+            if stop(status):
+                break
+            end = st.iteration + TICK - st.iteration % TICK
+            self._advance(end if limit is None else min(end, limit), clock, emit)
+        cpu = clock.cpu() - cpu0
+        reason = getattr(stop, "reason", "") or type(stop).__name__
+        emit("end", {"iteration": st.iteration, "best_score": st.best_score, "stop_reason": reason})
+        return SearchResult(
+            best_board=self.best_board(),
+            best_score=st.best_score,
+            iterations=st.iteration,
+            time_to_best_s=st.time_to_best_wall,
+            stop_reason=reason,
+            moves_per_s=(st.iteration - first_iteration) / cpu if cpu > 0 else 0.0,
+            diversifications=st.diversifications,
+            intensifications=st.intensifications,
+        )
+
+    def _advance(self, end: int, clock: Clock, emit: EventCallback) -> None:
+        """Move until iteration ``end``; return early after a new best or an intensification."""
+        st, cfg = self.state, self.cfg
+        while st.iteration < end:
+            if st.plateau_moves >= cfg.plateau and self._plateau(clock, emit):
+                return
+            self.move()
+            if cfg.check:
+                self.check()
+            if st.score > st.best_score:
+                self._new_best(clock, emit)
+                return
+            st.moves_since_best += 1
+            st.plateau_moves += 1
+
+    def _plateau(self, clock: Clock, emit: EventCallback) -> bool:
+        """Diversify, or intensify after ``intensify_after`` plateaus in a row; True if it intensified."""
+        st, f = self.state, self.flat
+        st.plateau_moves = 0
+        st.plateaus_in_a_row += 1
+        if st.plateaus_in_a_row >= self.cfg.intensify_after:
+            st.plateaus_in_a_row = 0
+            st.intensifications += 1
+            st.piece[:], st.rot[:] = st.best_piece, st.best_rot
+            st.score = self._recompute()
+            emit("intensify", {"iteration": st.iteration, "score": st.score, "best_score": st.best_score})
+            return True
+        swaps = self.cfg.diversify_swaps
+        kernels.diversify(
+            swaps, f.by_kind, f.kind_start, f.cell_kind, st.piece, st.rot, f.rimmask, f.greymask, st.rng
+        )
+        st.score = self._recompute()
+        st.diversifications += 1
+        emit("diversify", {"iteration": st.iteration, "score": st.score, "best_score": st.best_score})
+        if st.score > st.best_score:
+            self._new_best(clock, emit)
+        return False
+
+    def _new_best(self, clock: Clock, emit: EventCallback) -> None:
+        st = self.state
+        st.best_piece[:], st.best_rot[:] = st.piece, st.rot
+        st.best_score, st.best_iteration = st.score, st.iteration
+        st.moves_since_best = st.plateau_moves = st.plateaus_in_a_row = 0
+        st.time_to_best_wall, st.time_to_best_cpu = clock.wall(), clock.cpu()
+        info = {"score": st.score, "iteration": st.iteration}
+        emit("best", {**info, "wall_s": st.time_to_best_wall, "cpu_s": st.time_to_best_cpu})
+
+    def _info(self, wall: float, cpu: float) -> dict:
+        st = self.state
+        return {
+            "iteration": st.iteration,
+            "score": st.score,
+            "best_score": st.best_score,
+            "wall_s": wall,
+            "cpu_s": cpu,
+        }
+
+    def check(self) -> None:
+        """Check mode: recompute everything from scratch; AssertionError on any difference."""
+        st = self.state
+        colour, mis = self._colour.copy(), self._mis.copy()
+        scratch = self._recompute()
+        board = self.current_board()
+        truth = board_score(self.puzzle, board)
+        problems = rule_violations(self.puzzle, board)
+        if (
+            problems
+            or not (scratch == truth == st.score)
+            or not np.array_equal(colour, self._colour)
+            or not np.array_equal(mis, self._mis)
+        ):
+            raise AssertionError(
+                f"check failed at iteration {st.iteration}: incremental score {st.score}, "
+                f"recomputed {scratch}, verifier {truth}, colours equal {np.array_equal(colour, self._colour)}, mismatches equal "
+                f"{np.array_equal(mis, self._mis)}, rule violations {problems[:3]}"
+            )
+
+
+def warm_up() -> None:
+    """Load (or compile) every kernel on a tiny puzzle, so compile time never counts against a run."""
+    rng = np.random.default_rng(0)
+    rows = cols = 4
+    h = rng.integers(1, 4, (rows, cols - 1))
+    v = rng.integers(1, 4, (rows - 1, cols))
+    pieces = []
+    for r in range(rows):
+        for c in range(cols):
+            top = v[r - 1, c] if r > 0 else 0
+            right = h[r, c] if c < cols - 1 else 0
+            bottom = v[r, c] if r < rows - 1 else 0
+            left = h[r, c - 1] if c > 0 else 0
+            pieces.append((top, right, bottom, left))
+    puzzle = Puzzle(rows, cols, np.array(pieces))
+    board = Board(np.arange(rows * cols).reshape(rows, cols), np.zeros((rows, cols), dtype=np.int64))
+    cfg = SearchConfig(holes=(2, 4), plateau=2, intensify_after=2)
+    TabuSearch(puzzle, board, cfg, rng).run(MaxIterations(20), Clock())

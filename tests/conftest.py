@@ -1,0 +1,59 @@
+"""Shared test helpers: where the shipped instances are, a tiny hand-checked puzzle, the CLI runner."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTANCES = ROOT / "instances"
+BOARDS = INSTANCES / "boards"
+SET1 = INSTANCES / "brendan_set1"
+
+# A valid 3x3 puzzle (line numbers matter to the error tests: header on line 1, piece p on line p + 2)
+# and its perfect board. Pieces 0, 1, 5, 8 are corners, 2, 3, 4, 6 edges, 7 the inner piece.
+TINY_PUZZLE = """3 3
+1 0 0 1
+2 0 0 2
+3 1 0 2
+1 3 2 0
+1 4 2 0
+0 0 2 1
+2 4 1 0
+3 4 3 4
+2 0 0 1
+"""
+TINY_BOARD = """3 3
+5:3 3:1 0:3
+4:0 7:2 6:2
+1:1 2:0 8:0
+"""
+
+
+def e2opt(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """Run ``python -m e2opt ARGS`` in a subprocess and capture its output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "e2opt", *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+
+
+def puzzle_for_board(board_path: Path) -> Path:
+    """The instance file a shipped .board file belongs to."""
+    if board_path.parent.name == "solutions":
+        return SET1 / f"{board_path.stem}.txt"
+    for stem in ("clue1_6x6", "clue2_6x12"):
+        if board_path.name.startswith(stem):
+            return INSTANCES / f"{stem}.txt"
+    return INSTANCES / "eternity2.txt"
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> tuple[Path, Path]:
+    """The tiny puzzle and its perfect board written to tmp_path."""
+    puzzle, board = tmp_path / "tiny.txt", tmp_path / "tiny.board"
+    puzzle.write_text(TINY_PUZZLE)
+    board.write_text(TINY_BOARD)
+    return puzzle, board

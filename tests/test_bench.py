@@ -1,0 +1,55 @@
+"""`e2opt bench`: the throughput and quality tables (tiny instances and budgets; no timing assertions)."""
+
+from __future__ import annotations
+
+import statistics
+
+from e2opt.bench import QualityRow, format_quality, format_throughput, quality, throughput
+from e2opt.cli import main
+from e2opt.config import SearchConfig
+from e2opt.puzzle import read_puzzle
+from tests.conftest import INSTANCES, SET1
+
+
+def test_throughput_rows_per_hole_count():
+    puzzle = read_puzzle(INSTANCES / "clue1_6x6.txt")
+    rows = throughput(puzzle, [3, 6], repeats=3, cpu_s=0.05)
+    assert [row.holes for row in rows] == [3, 6]
+    for row in rows:
+        assert len(row.rates) == 3 and min(row.rates) > 0
+        assert row.median == statistics.median(row.rates)
+    table = format_throughput(rows, "clue1_6x6.txt").splitlines()
+    assert table[1].split() == ["holes", "median", "min", "max"]
+    assert table[2].split()[0] == "3" and table[3].split()[0] == "6"
+
+
+def test_quality_rows_give_best_median_and_gap():
+    puzzles = [read_puzzle(SET1 / "set1_03x03.txt"), read_puzzle(INSTANCES / "clue1_6x6.txt")]
+    rows = quality(puzzles, SearchConfig(holes=4), cpu_s=0.1, seeds=[1, 2, 3])
+    assert [row.instance for row in rows] == ["set1_03x03", "clue1_6x6"]
+    for row, puzzle in zip(rows, puzzles, strict=True):
+        assert row.seeds == (1, 2, 3) and len(row.scores) == 3
+        assert all(0 <= s <= puzzle.max_score for s in row.scores)
+        assert row.best_known == puzzle.max_score
+    text = format_quality(rows, 0.1)
+    assert "set1_03x03" in text and "clue1_6x6" in text
+
+
+def test_quality_table_computes_the_gap_to_the_best_known():
+    row = QualityRow("eternity2", 480, 470, (1, 2, 3), (430, 441, 436), (3e4, 3e4, 3e4))
+    assert row.best == 441 and row.median == 436
+    line = format_quality([row], 60).splitlines()[2].split()
+    assert line[:5] == ["eternity2", "441/480", "436", "470", "29"]
+
+
+def test_bench_cli(tmp_path, capsys):
+    config = tmp_path / "c.yaml"
+    config.write_text(f"instance: {SET1 / 'set1_03x04.txt'}\nsearch:\n  holes: 3\n")
+    assert main(["bench", "quality", "--config", str(config), "--cpu-s", "0.1", "--seeds", "4", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "set1_03x04" in out and "/17" in out and "(4), " in out
+    args = ["--instance", str(SET1 / "set1_04x04.txt"), "--holes", "3", "--repeats", "1", "--cpu-s", "0.05"]
+    assert main(["bench", "throughput", *args]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split()[0] == "3"
+    assert main(["bench", "quality", "--config", str(tmp_path / "missing.yaml"), "--cpu-s", "1"]) == 2
+    assert "missing.yaml" in capsys.readouterr().err

@@ -1,0 +1,116 @@
+"""Config loading: every bad key or value names the file and the dotted key path."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from e2opt.config import RunConfig, load_config
+from e2opt.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTANCE = ROOT / "instances" / "brendan_set1" / "set1_04x04.txt"
+
+
+def write(tmp_path: Path, data: dict, name: str = "c.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def base(**extra) -> dict:
+    return {"instance": str(INSTANCE), **extra}
+
+
+@pytest.mark.parametrize(
+    "data, key, words",
+    [
+        (base(serch={}), "serch", "unknown key"),
+        (base(search={"hole": 4}), "search.hole", "unknown key"),
+        (base(search={"holes": "many"}), "search.holes", "expected"),
+        (base(search={"holes": 1}), "search.holes", "min"),
+        (base(search={"tabu_cells": [5, 2]}), "search.tabu_cells", "min <= max"),
+        (base(search={"select": "best"}), "search.select", "'biased'"),
+        (base(stop={"max_wall_s": -1}), "stop.max_wall_s", "positive"),
+        (base(stop={"max_iterations": 1.5}), "stop.max_iterations", "integer"),
+        (base(seed=True), "seed", "integer"),
+        (base(construct={"method": "board"}), "construct.board", "needs a path"),
+        (base(output={"checkpoint_every_s": 0}), "output.checkpoint_every_s", "positive"),
+        (base(construct={"cpsat": {"num_workers": 0}}), "construct.cpsat.num_workers", "positive"),
+    ],
+)
+def test_bad_values_name_file_and_key(tmp_path, data, key, words):
+    path = write(tmp_path, data)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    message = str(err.value)
+    assert str(path) in message
+    assert f"'{key}'" in message
+    assert words in message
+
+
+def test_missing_instance_file_is_named(tmp_path):
+    path = write(tmp_path, {"instance": "nowhere.txt"})
+    with pytest.raises(ConfigError, match=r"instance.*nowhere\.txt"):
+        load_config(path)
+
+
+def test_missing_instance_key(tmp_path):
+    path = write(tmp_path, {"seed": 1})
+    with pytest.raises(ConfigError, match="missing key 'instance'"):
+        load_config(path)
+
+
+def test_yaml_syntax_error_names_line(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"instance: {INSTANCE}\nsearch:\n  holes: [1, 2\n")
+    with pytest.raises(ConfigError, match=r"bad\.yaml, line \d+: not valid YAML"):
+        load_config(path)
+
+
+def test_missing_config_file(tmp_path):
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "none.yaml")
+
+
+def test_relative_paths_resolve_against_the_config_folder(tmp_path):
+    sub = tmp_path / "configs"
+    sub.mkdir()
+    (tmp_path / "p.txt").write_text(INSTANCE.read_text())
+    path = write(sub, {"instance": "../p.txt"})
+    cfg = load_config(path)
+    assert Path(cfg.instance) == (tmp_path / "p.txt").resolve()
+    assert cfg.name == "p"
+
+
+def test_overrides_and_keyword_values(tmp_path):
+    path = write(tmp_path, base(search={"holes": 4}))
+    cfg = load_config(path, ["search.holes=[2, 6]", "stop.max_iterations=50"], seed=9)
+    assert cfg.search.holes_range == (2, 6)
+    assert cfg.stop.max_iterations == 50
+    assert cfg.seed == 9
+    with pytest.raises(ConfigError, match="'search.nope'"):
+        load_config(path, ["search.nope=1"])
+    with pytest.raises(ConfigError, match="expected key.path=value"):
+        load_config(path, ["search.holes"])
+
+
+def test_resolved_yaml_round_trips(tmp_path):
+    cfg = load_config(write(tmp_path, base(seed=3, search={"holes": [4, 8]}, stop={"max_cpu_s": 5})))
+    again = load_config(write(tmp_path, yaml.safe_load(cfg.to_yaml()), "again.yaml"))
+    assert again == cfg
+    assert isinstance(again, RunConfig)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "config").glob("*.yaml")))
+def test_shipped_configs_load(name):
+    cfg = load_config(ROOT / "config" / name)
+    assert Path(cfg.instance).is_file()
+
+
+def test_readme_test_command_is_what_ci_runs():
+    readme = (ROOT / "README.md").read_text()
+    blocks = [b.split("```")[0].strip() for b in readme.split("```bash")[1:]]
+    assert len(blocks) >= 2
+    assert "e2opt run config/eternity2.yaml" in blocks[0]
+    assert blocks[1] in (ROOT / ".ci" / "run").read_text()

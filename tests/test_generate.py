@@ -1,0 +1,111 @@
+"""Generator: planted board perfect, pieces distinct, colours where promised, bad input a clear error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from e2opt.board import format_board, rule_violations, score
+from e2opt.errors import E2optError
+from e2opt.generate import generate
+from e2opt.puzzle import INNER, format_puzzle, parse_puzzle
+from e2opt.verify import verify_texts
+
+SHAPES = [(2, 2, 2, 0), (2, 3, 2, 0), (2, 9, 3, 0), (3, 3, 2, 2), (3, 8, 3, 3), (4, 4, 2, 3), (6, 5, 3, 5)]
+SHAPES += [(8, 8, 4, 6), (10, 12, 4, 10), (16, 16, 5, 17)]
+
+
+@pytest.mark.parametrize("rows, cols, frame, inner", SHAPES)
+@pytest.mark.parametrize("seed", range(4))
+def test_planted_board_verifies_at_full_score(rows, cols, frame, inner, seed):
+    hints = seed % 3
+    puzzle, solution = generate(rows, cols, frame, inner, seed=seed, hints=hints)
+    reread = parse_puzzle(format_puzzle(puzzle))  # the full validation of the file format passes
+    assert reread.warnings == () and len(reread.hints) == hints
+    report = verify_texts(format_puzzle(puzzle), format_board(solution))
+    assert report.valid and report.score == report.max_score == puzzle.max_score
+    assert score(puzzle, solution) == puzzle.max_score and rule_violations(puzzle, solution) == []
+    for h in puzzle.hints:
+        assert (solution.piece[h.row, h.col], solution.rot[h.row, h.col]) == (h.piece, h.rot)
+
+
+@pytest.mark.parametrize("rows, cols, frame, inner", SHAPES)
+def test_pieces_are_distinct_up_to_rotation(rows, cols, frame, inner):
+    puzzle, _ = generate(rows, cols, frame, inner, seed=11)
+    shapes = {min(tuple(int(x) for x in np.roll(p, k)) for k in range(4)) for p in puzzle.pieces}
+    assert len(shapes) == rows * cols
+
+
+@pytest.mark.parametrize("rows, cols, frame, inner", [(2, 6, 3, 0), (5, 7, 3, 4), (9, 9, 4, 9)])
+def test_frame_colours_only_between_border_cells(rows, cols, frame, inner):
+    puzzle, solution = generate(rows, cols, frame, inner, seed=3)
+    colours = solution.colours(puzzle)
+    border = np.array([[puzzle.cell_kind(r, c) != INNER for c in range(cols)] for r in range(rows)])
+    joins = [
+        (colours[:, :-1, 1], border[:, :-1] & border[:, 1:]),
+        (colours[:-1, :, 2], border[:-1] & border[1:]),
+    ]
+    for colour, between_border in joins:
+        assert ((colour >= 1) & (colour <= frame))[between_border].all()
+        assert ((colour > frame) & (colour <= frame + inner))[~between_border].all()
+    rim = np.concatenate([colours[0, :, 0], colours[-1, :, 2], colours[:, 0, 3], colours[:, -1, 1]])
+    assert (rim == 0).all()
+
+
+def test_pieces_are_shuffled_and_turned():
+    puzzle, solution = generate(8, 8, 4, 6, seed=5)
+    assert not np.array_equal(solution.piece.ravel(), np.arange(64))
+    border = [puzzle.cell_kind(r, c) != INNER for r in range(8) for c in range(8)]
+    assert len(set(solution.rot.ravel()[border])) > 1  # border pieces too are stored in varied rotations
+    assert len(set(solution.rot.ravel())) == 4
+
+
+def test_same_seed_same_puzzle_other_seed_other_puzzle():
+    a, sa = generate(6, 7, 3, 5, seed=42, hints=2)
+    b, sb = generate(6, 7, 3, 5, seed=42, hints=2)
+    c, _ = generate(6, 7, 3, 5, seed=43, hints=2)
+    assert format_puzzle(a) == format_puzzle(b) and sa == sb
+    assert format_puzzle(a) != format_puzzle(c)
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ((1, 5, 3, 3, 0), "at least 2x2"),
+        ((5, 1, 3, 3, 0), "at least 2x2"),
+        ((4, 4, 0, 3, 0), "at least 1 frame colour"),
+        ((4, 4, 3, 0, 0), "need at least 1 inner colour"),
+        ((4, 4, 3, -1, 0), "need at least 1 inner colour"),
+        ((2, 4, 3, -1, 0), "cannot be negative"),
+        ((4, 4, 3, 3, 17), "hints must be 0..16"),
+        ((4, 4, 3, 3, -1), "hints must be 0..16"),
+        ((2, 2, 1, 0, 0), "too few colours for distinct pieces: 4 corner pieces"),
+        ((16, 16, 5, 3, 0), "too few colours for distinct pieces: 196 inner pieces"),
+        ((6, 6, 2, 2, 0), "too few colours for distinct pieces: 16 edge pieces"),
+    ],
+)
+def test_parameters_that_cannot_work_are_clear_errors(args, words):
+    rows, cols, frame, inner, hints = args
+    with pytest.raises(E2optError) as info:
+        generate(rows, cols, frame, inner, seed=0, hints=hints)
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_resampling_is_bounded_and_then_a_clear_error(monkeypatch):
+    """4x4 with 2+2 colours has enough shapes but needs many resampling rounds for seed 0."""
+    monkeypatch.setattr("e2opt.generate.MAX_RESAMPLE_ROUNDS", 2)
+    with pytest.raises(E2optError, match=r"too few colours for distinct pieces.*after 2 resampling rounds"):
+        generate(4, 4, 2, 2, seed=0)
+
+
+def test_tight_colour_budget_fails_cleanly_or_succeeds_distinct():
+    """3 inner colours give 24 inner shapes and 5x8 needs 18: repair reaches distinct pieces or says so."""
+    for seed in range(5):
+        try:
+            puzzle, solution = generate(5, 8, 3, 3, seed=seed)
+        except E2optError as exc:
+            assert "too few colours" in str(exc)
+            continue
+        assert score(puzzle, solution) == puzzle.max_score
+        shapes = {min(tuple(int(x) for x in np.roll(p, k)) for k in range(4)) for p in puzzle.pieces}
+        assert len(shapes) == 40

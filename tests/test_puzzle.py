@@ -1,0 +1,127 @@
+"""Puzzle files: round trips, and one test per malformed input naming the file and the line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import INSTANCES, TINY_PUZZLE
+
+from e2opt.errors import PuzzleError
+from e2opt.generate import generate
+from e2opt.puzzle import CORNER, EDGE, INNER, format_puzzle, parse_puzzle, read_puzzle, rotate, write_puzzle
+
+SHIPPED = sorted(INSTANCES.glob("*.txt")) + sorted((INSTANCES / "brendan_set1").glob("*.txt"))
+
+
+def same(a, b) -> bool:
+    return (a.rows, a.cols, a.hints) == (b.rows, b.cols, b.hints) and np.array_equal(a.pieces, b.pieces)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_puzzle_round_trips_through_a_file(path: Path, tmp_path: Path):
+    puzzle = read_puzzle(path)
+    assert puzzle.n_cells == len(puzzle.pieces) and puzzle.warnings == ()
+    write_puzzle(puzzle, tmp_path / "copy.txt")
+    again = read_puzzle(tmp_path / "copy.txt")
+    assert same(puzzle, again) and again.name == "copy"
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (2, 7), (5, 3), (6, 9)])
+def test_generated_puzzle_round_trips_with_hints(shape):
+    puzzle, _ = generate(*shape, frame_colours=3, inner_colours=6, seed=1, hints=2)
+    again = parse_puzzle(format_puzzle(puzzle))
+    assert same(puzzle, again) and len(again.hints) == 2
+
+
+def test_shipped_hints_and_kinds_are_read():
+    puzzle = read_puzzle(INSTANCES / "eternity2_5hints.txt")
+    assert len(puzzle.hints) == 5
+    first = puzzle.hints[0]
+    assert (first.piece, first.row, first.col, first.rot) == (138, 8, 7, 2)
+    assert [int((puzzle.kinds == k).sum()) for k in (CORNER, EDGE, INNER)] == [4, 56, 196]
+
+
+def test_rotation_convention_one_turn_maps_trbl_to_ltrb():
+    assert rotate((1, 2, 3, 4), 1) == (4, 1, 2, 3)
+    puzzle = parse_puzzle(TINY_PUZZLE)
+    for rot in range(4):
+        assert tuple(puzzle.oriented[7, rot]) == rotate(puzzle.pieces[7], rot)
+
+
+def lines_with(replace: dict[int, str] | None = None, extra: str = "", drop: int | None = None) -> str:
+    """TINY_PUZZLE with some lines (1-based) replaced or dropped and extra text appended."""
+    lines = TINY_PUZZLE.splitlines()
+    for no, text in (replace or {}).items():
+        lines[no - 1] = text
+    if drop is not None:
+        del lines[drop - 1]
+    return "\n".join(lines) + "\n" + extra
+
+
+# (case, file text, line the message must name, words the message must contain)
+MALFORMED = [
+    ("empty file", "", 1, "missing header"),
+    ("header with three numbers", lines_with({1: "3 3 3"}), 1, "bad header"),
+    ("header not a number", lines_with({1: "3 x"}), 1, "'x' is not a non-negative integer"),
+    ("too few pieces", lines_with(drop=10), 9, "wrong number of pieces"),
+    ("too many pieces", lines_with(extra="3 4 3 4\n"), 11, "wrong number of pieces"),
+    ("negative colour", lines_with({5: "1 3 -2 0"}), 5, "'-2' is not a non-negative integer"),
+    ("word for colour", lines_with({5: "1 3 blue 0"}), 5, "'blue' is not a non-negative integer"),
+    ("three colours on a line", lines_with({5: "1 3 2"}), 5, "4 colours"),
+    ("five colours on a line", lines_with({5: "1 3 2 0 7"}), 5, "4 colours"),
+    ("grey on opposite sides", lines_with({9: "0 4 0 4"}), 9, "grey on opposite sides"),
+    ("grey on three sides", lines_with({9: "0 0 0 4"}), 9, "grey on 3 sides"),
+    ("grey on four sides", lines_with({9: "0 0 0 0"}), 9, "grey on 4 sides"),
+    ("an edge piece too many", lines_with({9: "3 4 3 0"}), 9, "wrong number of edge pieces"),
+    ("a corner too many", lines_with({6: "1 4 0 0"}), 10, "wrong number of corner pieces"),
+    ("hint line too short", lines_with(extra="hint 7 1 1\n"), 11, "hint line needs"),
+    ("hint names a missing piece", lines_with(extra="hint 9 1 1 0\n"), 11, "hint names piece 9"),
+    ("hint cell off the board", lines_with(extra="hint 7 3 1 0\n"), 11, "off the 3x3 board"),
+    ("hint rotation above 3", lines_with(extra="hint 7 1 1 4\n"), 11, "rotation 4 is not 0..3"),
+    ("hint cell of the wrong kind", lines_with(extra="hint 7 0 0 0\n"), 11, "inner piece 7 on corner cell"),
+    ("hint turns grey inward", lines_with(extra="hint 8 2 2 1\n"), 11, "does not turn grey toward the rim"),
+    (
+        "two hints on one cell",
+        lines_with(extra="hint 8 2 2 0\nhint 1 2 2 0\n"),
+        12,
+        "two hints on cell (2,2)",
+    ),
+    (
+        "one piece hinted twice",
+        lines_with(extra="hint 8 2 2 0\nhint 8 0 2 3\n"),
+        12,
+        "piece 8 is hinted twice",
+    ),
+    ("piece after a hint", lines_with(extra="hint 7 1 1 2\n3 4 3 4\n"), 12, "piece line after a hint"),
+]
+
+
+@pytest.mark.parametrize("case, text, line, words", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_puzzle_error_names_file_and_line(tmp_path: Path, case, text, line, words):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(PuzzleError) as info:
+        read_puzzle(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}, line {line}: "), message
+    assert words in message and "\n" not in message
+
+
+def test_the_base_of_the_malformed_cases_is_valid():
+    puzzle = parse_puzzle(lines_with(extra="hint 7 1 1 2\nhint 8 2 2 0\n"))
+    assert len(puzzle.hints) == 2 and puzzle.warnings == ()
+
+
+def test_missing_file_is_a_puzzle_error(tmp_path: Path):
+    with pytest.raises(PuzzleError, match="no such file"):
+        read_puzzle(tmp_path / "nope.txt")
+
+
+def test_odd_colour_count_is_a_warning_not_an_error(tmp_path: Path):
+    path = tmp_path / "odd.txt"
+    path.write_text(lines_with({9: "3 4 3 5"}))  # one 4 becomes a 5: both now have odd counts
+    puzzle = read_puzzle(path)
+    assert len(puzzle.warnings) == 1
+    assert str(path) in puzzle.warnings[0] and "odd count [4, 5]" in puzzle.warnings[0]

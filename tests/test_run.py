@@ -1,0 +1,257 @@
+"""Run folders, checkpoints, resume, signals and bad input (issue 5), on tiny instances."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from e2opt import fsutil
+from e2opt.board import read_board, score
+from e2opt.checkpoint import CHECKPOINT, PREVIOUS, CheckpointError, load_checkpoint
+from e2opt.config import load_config
+from e2opt.events import read_events
+from e2opt.puzzle import read_puzzle
+from e2opt.run import make_run_dir, resume_run, run_config
+from e2opt.verify import verify_files
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
+E2 = ROOT / "instances" / "eternity2.txt"
+RESULT_KEYS = {
+    "instance", "seed", "best_score", "max_score", "best_known", "iterations", "moves_per_s",
+    "wall_s", "cpu_s", "time_to_best_s", "stop_reason",
+}  # fmt: skip
+
+
+def config_file(tmp_path: Path, instance: Path = SMALL, **sections) -> Path:
+    data = {
+        "instance": str(instance),
+        "seed": 5,
+        "construct": {"method": "random"},
+        "search": {"holes": 6},
+        "stop": {"max_iterations": 3000},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
+    }
+    for key, value in sections.items():
+        data.setdefault(key, {})
+        if isinstance(value, dict):
+            data[key].update(value)
+        else:
+            data[key] = value
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "e2opt", *args], capture_output=True, text=True, timeout=300, **kwargs
+    )
+
+
+def test_run_folder_holds_everything_and_verifies(tmp_path):
+    cfg = load_config(config_file(tmp_path, output={"plots": True}))
+    result = run_config(cfg)
+    run_dir = Path(result.run_dir)
+    assert run_dir.parent == tmp_path / "runs"
+    assert run_dir.name.endswith("_set2_06x06_s5")
+    for name in ("config.yaml", "events.jsonl", "best.board", CHECKPOINT, "result.json", "score.png", "best.svg"):
+        assert (run_dir / name).is_file(), name
+    data = json.loads((run_dir / "result.json").read_text())
+    assert set(data) >= RESULT_KEYS
+    assert data["iterations"] == 3000
+    assert data["stop_reason"].startswith("max_iterations")
+    report = verify_files(SMALL, run_dir / "best.board")
+    assert report.valid and report.score == data["best_score"] == result.best_score
+    kinds = [e["event"] for e in read_events(run_dir)]
+    assert kinds[0] == "start" and kinds[1] == "construction" and kinds[-1] == "end"
+    bests = [e["score"] for e in read_events(run_dir) if e["event"] == "best"]
+    assert bests == sorted(bests) and bests[-1] == result.best_score
+    assert load_config(run_dir / "config.yaml") == cfg
+
+
+def test_run_folders_are_never_reused(tmp_path):
+    dirs = {make_run_dir(tmp_path, "same", 1) for _ in range(3)}
+    assert len(dirs) == 3 and all(d.is_dir() for d in dirs)
+
+
+def test_same_seed_same_result_and_resume_equivalence(tmp_path):
+    whole = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 4000})))
+    again = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 4000})))
+    assert whole.best_board == again.best_board
+
+    first = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 1500})))
+    resumed = resume_run(first.run_dir, overrides=("stop.max_iterations=4000",))
+    assert resumed.iterations == whole.iterations == 4000
+    assert resumed.best_score == whole.best_score
+    assert resumed.best_board == whole.best_board
+    assert [e["event"] for e in read_events(Path(first.run_dir))].count("resume") == 1
+
+
+def test_corrupt_checkpoint_falls_back_to_previous(tmp_path):
+    result = run_config(load_config(config_file(tmp_path)))
+    run_dir = Path(result.run_dir)
+    assert (run_dir / PREVIOUS).is_file()
+    data = (run_dir / CHECKPOINT).read_bytes()
+    (run_dir / CHECKPOINT).write_bytes(data[: len(data) // 2])
+    state, meta, warnings = load_checkpoint(run_dir)
+    assert warnings and "corrupt or truncated" in warnings[0]
+    assert meta["iteration"] <= result.iterations
+    (run_dir / PREVIOUS).write_bytes(b"garbage")
+    with pytest.raises(CheckpointError, match="no usable checkpoint"):
+        load_checkpoint(run_dir)
+    proc = cli("resume", str(run_dir), "--quiet")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("e2opt: error:") and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_failed_write_keeps_previous_checkpoint_and_best(tmp_path, monkeypatch):
+    result = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 1000})))
+    run_dir = Path(result.run_dir)
+    before = {name: (run_dir / name).read_bytes() for name in (CHECKPOINT, "best.board")}
+
+    def disk_full(path, data, fsync=True):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(fsutil, "atomic_write_bytes", disk_full)
+    monkeypatch.setattr("e2opt.checkpoint.atomic_write_bytes", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        resume_run(run_dir, overrides=("stop.max_iterations=3000",))
+    for name, data in before.items():
+        assert (run_dir / name).read_bytes() == data, name
+    assert not any(p.name.endswith(".tmp") for p in run_dir.iterdir())
+
+
+def test_warm_start_from_board(tmp_path):
+    first = run_config(load_config(config_file(tmp_path)))
+    board_path = Path(first.run_dir) / "best.board"
+    second = run_config(
+        load_config(
+            config_file(tmp_path, construct={"method": "board", "board": str(board_path)}, stop={"max_iterations": 10})
+        )
+    )
+    assert second.construction["method"] == "board"
+    assert second.construction["score"] == first.best_score
+    assert second.best_score >= first.best_score
+
+
+def test_warm_start_rejects_a_board_of_another_puzzle(tmp_path):
+    other = tmp_path / "other.board"
+    other.write_text("2 2\n0:0 1:0\n2:0 3:0\n")
+    path = config_file(tmp_path, construct={"method": "board", "board": str(other)})
+    proc = cli("run", str(path), "--quiet")
+    assert proc.returncode == 2
+    assert "not a valid board" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "sections, key",
+    [
+        ({"search": {"holez": 3}}, "search.holez"),
+        ({"search": {"holes": "x"}}, "search.holes"),
+        ({"stop": {"max_wall_s": -3}}, "stop.max_wall_s"),
+        ({"instance": "missing.txt"}, "instance"),
+    ],
+)
+def test_bad_config_fails_before_any_work(tmp_path, sections, key):
+    path = config_file(tmp_path, **sections)
+    proc = cli("run", str(path))
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("e2opt: error:")
+    assert str(path) in lines[0] and f"'{key}'" in lines[0]
+    assert not (tmp_path / "runs").exists()
+
+
+def test_unwritable_runs_dir_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    proc = cli("run", str(config_file(tmp_path)), "--runs-dir", str(blocker / "runs"))
+    assert proc.returncode == 2
+    assert "runs directory" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def _wait_for(path: Path, timeout: float = 120) -> None:
+    end = time.time() + timeout
+    while not path.exists():
+        assert time.time() < end, f"{path} never appeared"
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_finishes_cleanly(tmp_path, sig):
+    path = config_file(tmp_path, stop={"max_iterations": None, "max_wall_s": 120})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "run", str(path), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    runs = tmp_path / "runs"
+    _wait_for(runs)
+    _wait_for(next(iter(runs.iterdir())) / CHECKPOINT)
+    time.sleep(1.0)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    run_dir = next(iter(runs.iterdir()))
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["stop_reason"] == signal.Signals(sig).name
+    assert result["wall_s"] < 60
+    state, meta, warnings = load_checkpoint(run_dir)
+    assert not warnings and meta["iteration"] == result["iterations"]
+
+
+@pytest.mark.slow
+def test_kill_dash_nine_then_resume_never_loses_the_best(tmp_path):
+    """Ten kill -9s at random moments of a real run, each followed by a resume."""
+    rng = np.random.default_rng(7)
+    path = config_file(
+        tmp_path, instance=E2, search={"holes": 16}, stop={"max_iterations": None, "max_wall_s": 3600},
+        output={"checkpoint_every_s": 0.5},
+    )  # fmt: skip
+    puzzle = read_puzzle(E2)
+    runs = tmp_path / "runs"
+    command = [sys.executable, "-m", "e2opt", "run", str(path), "--quiet"]
+    for kill in range(10):
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if kill == 0:
+            _wait_for(runs)
+        run_dir = next(iter(runs.iterdir()))
+        _wait_for(run_dir / CHECKPOINT)
+        time.sleep(float(rng.uniform(0.2, 2.5)))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        recorded = max((e["score"] for e in read_events(run_dir) if e["event"] == "best"), default=0)
+        saved = score(puzzle, read_board(run_dir / "best.board"))
+        assert saved >= recorded
+        load_checkpoint(run_dir)  # raises on a corrupt checkpoint with no good fallback
+        command = [sys.executable, "-m", "e2opt", "resume", str(run_dir), "--quiet",
+                   f"--set=stop.max_wall_s={load_checkpoint(run_dir)[1]['wall_s'] + 2.0}"]  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        result = json.loads((run_dir / "result.json").read_text())
+        assert result["best_score"] >= recorded
+        assert verify_files(E2, run_dir / "best.board").score == result["best_score"]
+        command = [sys.executable, "-m", "e2opt", "resume", str(run_dir), "--quiet",
+                   "--set=stop.max_wall_s=3600"]  # fmt: skip
+    assert os.listdir(runs) == [run_dir.name]
+
+
+def test_report_on_an_unfinished_run(tmp_path):
+    result = run_config(load_config(config_file(tmp_path)))
+    run_dir = Path(result.run_dir)
+    (run_dir / "result.json").unlink()
+    proc = cli("report", str(run_dir))
+    assert proc.returncode == 0, proc.stderr
+    assert "not finished" in proc.stdout
+    assert f"best {result.best_score}/{result.max_score}" in proc.stdout
+    assert (run_dir / "score.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,81 @@
+"""Stopping criteria: each alone, combined with AnyOf, built from a StopConfig, and the clock offsets."""
+
+from __future__ import annotations
+
+import time
+
+from e2opt.config import StopConfig
+from e2opt.stop import (
+    AnyOf,
+    Clock,
+    Interrupted,
+    MaxCpuTime,
+    MaxIntensifications,
+    MaxIterations,
+    MaxWallTime,
+    Status,
+    TargetScore,
+    from_config,
+    iteration_limit,
+)
+
+
+def test_each_criterion_holds_exactly_at_its_bound():
+    assert not MaxIterations(10)(Status(iteration=9)) and MaxIterations(10)(Status(iteration=10))
+    assert not MaxWallTime(2.0)(Status(wall_s=1.99)) and MaxWallTime(2.0)(Status(wall_s=2.0))
+    assert not MaxCpuTime(2.0)(Status(cpu_s=1.5, wall_s=9)) and MaxCpuTime(2.0)(Status(cpu_s=2.5))
+    assert not TargetScore(470)(Status(score=470, best_score=469)) and TargetScore(470)(
+        Status(best_score=470)
+    )
+    assert not MaxIntensifications(3)(Status(intensifications=2)) and MaxIntensifications(3)(
+        Status(intensifications=3)
+    )
+
+
+def test_any_of_names_the_first_criterion_that_holds():
+    stop = AnyOf(TargetScore(480), MaxIterations(100), MaxWallTime(5))
+    assert not stop(Status(iteration=99, best_score=400, wall_s=4))
+    assert stop(Status(iteration=100, best_score=400, wall_s=6))
+    assert stop.reason == "max_iterations (100)"
+    assert stop(Status(iteration=1, best_score=480))
+    assert stop.reason == "target_score (480)"
+
+
+def test_interrupted_stops_with_the_given_reason():
+    flag = Interrupted()
+    stop = AnyOf(MaxIterations(10**9), flag)
+    assert not stop(Status())
+    flag.trigger("SIGTERM")
+    assert stop(Status()) and stop.reason == "SIGTERM"
+
+
+def test_from_config_defaults_the_target_to_the_maximum_and_adds_only_what_is_set():
+    stop = from_config(StopConfig(max_cpu_s=60), 480)
+    assert [type(c) for c in stop.criteria] == [TargetScore, MaxCpuTime]
+    assert stop(Status(best_score=480)) and not stop(Status(best_score=479, cpu_s=59.9))
+    full = from_config(StopConfig(1, 2, 3, 400, 5), 480)
+    assert [c.reason for c in full.criteria] == [
+        "target_score (400)",
+        "max_wall_s (1 s)",
+        "max_cpu_s (2 s)",
+        "max_iterations (3)",
+        "max_intensifications (5)",
+    ]
+
+
+def test_iteration_limit_is_the_smallest_max_iterations_anywhere():
+    assert iteration_limit(MaxIterations(7)) == 7
+    assert iteration_limit(AnyOf(MaxWallTime(1), AnyOf(MaxIterations(50), MaxIterations(30)))) == 30
+    assert iteration_limit(AnyOf(MaxWallTime(1), TargetScore(3))) is None
+    assert iteration_limit(TargetScore(3)) is None
+
+
+def test_clock_counts_time_spent_before_a_resume():
+    clock = Clock(wall_offset=100.0, cpu_offset=50.0)
+    assert 100.0 <= clock.wall() < 101.0
+    assert 50.0 <= clock.cpu() < 51.0
+    start = clock.cpu()
+    end = time.process_time() + 0.05
+    while time.process_time() < end:
+        pass
+    assert clock.cpu() - start >= 0.05
