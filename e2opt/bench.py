@@ -7,7 +7,9 @@ the same seed streams as ``e2opt run``: SeedSequence(seed) spawns (construction,
 
 from __future__ import annotations
 
+import multiprocessing
 import statistics
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -37,7 +39,7 @@ class ThroughputRow:
 
 @dataclass(frozen=True)
 class QualityRow:
-    """Best scores of one instance over several seeds for one CPU budget."""
+    """Best scores of one instance over several seeds at one CPU budget (``cpu_s``)."""
 
     instance: str
     max_score: int
@@ -45,6 +47,7 @@ class QualityRow:
     seeds: tuple[int, ...]
     scores: tuple[int, ...]
     moves_per_s: tuple[float, ...]
+    cpu_s: float = 0.0
 
     @property
     def best(self) -> int:
@@ -61,19 +64,41 @@ def _streams(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
     return np.random.default_rng(construct_seq), np.random.default_rng(search_seq)
 
 
-def search_once(
-    puzzle: Puzzle, cfg: SearchConfig, seed: int, cpu_s: float, to_target: bool = True
-) -> tuple[int, float]:
-    """One search from a random board for ``cpu_s`` CPU seconds (board making included): (best score, moves/s).
+@dataclass(frozen=True)
+class Trace:
+    """One search of the benchmark: its moves per CPU second and every new best as (CPU s, score)."""
+
+    moves_per_s: float
+    bests: tuple[tuple[float, int], ...]
+
+    def score_at(self, cpu_s: float) -> int:
+        """The best score reached within ``cpu_s`` CPU seconds (the first entry is the initial board)."""
+        return max(score for at, score in self.bests if at <= cpu_s or at == self.bests[0][0])
+
+
+def search_once(puzzle: Puzzle, cfg: SearchConfig, seed: int, cpu_s: float, to_target: bool = True) -> Trace:
+    """One search from a random board for ``cpu_s`` CPU seconds (board making included).
 
     With ``to_target`` it also stops at the maximum score, as a run does; throughput runs the full budget.
     """
     construct_rng, search_rng = _streams(seed)
     clock = Clock()
     search = TabuSearch(puzzle, random_board(puzzle, construct_rng), cfg, search_rng)
+    bests = [(clock.cpu(), search.state.best_score)]
+
+    def record(kind: str, info: dict) -> None:
+        if kind == "best":
+            bests.append((info["cpu_s"], info["score"]))
+
     stop = AnyOf(MaxCpuTime(cpu_s), *([TargetScore(puzzle.max_score)] if to_target else []))
-    result = search.run(stop, clock)
-    return result.best_score, result.moves_per_s
+    result = search.run(stop, clock, record)
+    return Trace(result.moves_per_s, tuple(bests))
+
+
+def _quality_job(args: tuple[Puzzle, SearchConfig, int, float]) -> Trace:
+    """One quality search in a worker process (numba kernels come from the on-disk cache)."""
+    warm_up()
+    return search_once(*args)
 
 
 def throughput(
@@ -85,29 +110,52 @@ def throughput(
     rows = []
     for k in holes:
         rates = tuple(
-            search_once(puzzle, replace(cfg, holes=k), seed, cpu_s, False)[1] for seed in range(repeats)
+            search_once(puzzle, replace(cfg, holes=k), seed, cpu_s, False).moves_per_s
+            for seed in range(repeats)
         )
         rows.append(ThroughputRow(k, rates))
     return rows
 
 
-def quality(puzzles: list[Puzzle], cfg: SearchConfig, cpu_s: float, seeds: list[int]) -> list[QualityRow]:
-    """Best score per instance and seed for a CPU budget."""
-    warm_up()
+def quality(
+    puzzles: list[Puzzle],
+    cfg: SearchConfig,
+    cpu_s: float,
+    seeds: list[int],
+    marks: list[float] = (),
+    workers: int = 1,
+) -> list[QualityRow]:
+    """Best score per instance and seed for a CPU budget, and at each earlier CPU mark in ``marks``.
+
+    One search per (instance, seed) runs to ``cpu_s``; the score at a mark is the best it had found by
+    then, so one long search also answers the shorter budgets. ``workers`` > 1 runs searches in
+    parallel processes (fair, since budgets are CPU seconds).
+    """
+    jobs = [(puzzle, cfg, seed, cpu_s) for puzzle in puzzles for seed in seeds]
+    if workers > 1:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            traces = list(pool.map(_quality_job, jobs))
+    else:
+        warm_up()
+        traces = [search_once(*job) for job in jobs]
+    budgets = sorted({*(m for m in marks if 0 < m < cpu_s), cpu_s})
     rows = []
-    for puzzle in puzzles:
-        runs = [search_once(puzzle, cfg, seed, cpu_s) for seed in seeds]
+    for index, puzzle in enumerate(puzzles):
+        mine = traces[index * len(seeds) : (index + 1) * len(seeds)]
         known = best_known(puzzle)
-        rows.append(
-            QualityRow(
-                puzzle.name,
-                puzzle.max_score,
-                None if known is None else known.best_known,
-                tuple(seeds),
-                tuple(score for score, _ in runs),
-                tuple(rate for _, rate in runs),
+        for budget in budgets:
+            rows.append(
+                QualityRow(
+                    puzzle.name,
+                    puzzle.max_score,
+                    None if known is None else known.best_known,
+                    tuple(seeds),
+                    tuple(trace.score_at(budget) for trace in mine),
+                    tuple(trace.moves_per_s for trace in mine),
+                    budget,
+                )
             )
-        )
     return rows
 
 
@@ -120,18 +168,19 @@ def format_throughput(rows: list[ThroughputRow], instance: str) -> str:
     return "\n".join(lines)
 
 
-def format_quality(rows: list[QualityRow], cpu_s: float) -> str:
-    """The quality table: per instance the scores per seed, best, median and gap to the best known."""
-    lines = [f"quality at {cpu_s:g} CPU s per seed, from a random board"]
+def format_quality(rows: list[QualityRow]) -> str:
+    """The quality table: per instance and CPU budget the scores per seed, best, median, gap to the best known."""
+    lines = ["quality per CPU budget (CPU s per seed), from a random board"]
     lines.append(
-        f"{'instance':<20} {'best':>9} {'median':>8} {'known':>6} {'gap':>5} {'moves/s':>9}  scores (seeds)"
+        f"{'instance':<20} {'cpu s':>7} {'best':>9} {'median':>8} {'known':>6} {'gap':>5} {'moves/s':>9}"
+        "  scores (seeds)"
     )
     for row in rows:
         known = "-" if row.best_known is None else str(row.best_known)
         gap = "-" if row.best_known is None else str(row.best_known - row.best)
         per_seed = ", ".join(f"{s} ({seed})" for s, seed in zip(row.scores, row.seeds, strict=True))
         lines.append(
-            f"{row.instance:<20} {f'{row.best}/{row.max_score}':>9} {row.median:>8g} {known:>6} {gap:>5} "
+            f"{row.instance:<20} {row.cpu_s:>7g} {f'{row.best}/{row.max_score}':>9} {row.median:>8g} {known:>6} {gap:>5} "
             f"{statistics.median(row.moves_per_s):>9,.0f}  {per_seed}"
         )
     return "\n".join(lines)
@@ -143,10 +192,18 @@ def run_throughput(instance: str | None, holes: list[int], repeats: int, cpu_s: 
     return format_throughput(throughput(read_puzzle(path), holes, repeats, cpu_s), Path(path).name)
 
 
-def run_quality(config: str, instances: list[str] | None, cpu_s: float, seeds: list[int]) -> str:
+def run_quality(
+    config: str,
+    instances: list[str] | None,
+    cpu_s: float,
+    seeds: list[int],
+    marks: list[float] = (),
+    workers: int = 1,
+    overrides: list[str] = (),
+) -> str:
     """`e2opt bench quality`: the config's search section on the instances (default: the config's own)."""
     from .config import load_config
 
-    cfg = load_config(config)
+    cfg = load_config(config, overrides)
     puzzles = [read_puzzle(path) for path in (instances or [cfg.instance])]
-    return format_quality(quality(puzzles, cfg.search, cpu_s, seeds), cpu_s)
+    return format_quality(quality(puzzles, cfg.search, cpu_s, seeds, marks, workers))

@@ -186,9 +186,23 @@ class BenchCmd(Command):
         speed.add_argument("--cpu-s", type=float, default=2.0, help="CPU seconds per search")
         quality = sub.add_parser("quality", help="best and median score per instance for a CPU budget")
         quality.add_argument("--config", required=True, help="YAML config whose search section is used")
-        quality.add_argument("--instances", nargs="+", metavar="PATH", help="puzzle files (default: the config's)")
+        quality.add_argument(
+            "--instances", nargs="+", metavar="PATH", help="puzzle files (default: the config's)"
+        )
         quality.add_argument("--cpu-s", type=float, required=True, help="CPU seconds per seed")
         quality.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+        quality.add_argument(
+            "--at",
+            type=float,
+            nargs="+",
+            default=[],
+            metavar="S",
+            help="also report the scores at these CPU s",
+        )
+        quality.add_argument("--workers", type=int, default=1, help="searches run in parallel processes")
+        quality.add_argument(
+            "--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key"
+        )
 
     def run(self, args):
         from .bench import run_quality, run_throughput
@@ -196,7 +210,11 @@ class BenchCmd(Command):
         if args.bench == "throughput":
             print(run_throughput(args.instance, args.holes, args.repeats, args.cpu_s))
         else:
-            print(run_quality(args.config, args.instances, args.cpu_s, args.seeds))
+            print(
+                run_quality(
+                    args.config, args.instances, args.cpu_s, args.seeds, args.at, args.workers, args.set
+                )
+            )
         return 0
 
 

@@ -22,7 +22,7 @@ class Progress:
         self.quiet = quiet
         self.live = self.stream.isatty()
         self.every = cfg.output.progress_every_s if self.live else cfg.output.log_every_s
-        self.budget = cfg.stop.max_wall_s
+        self.wall_budget, self.cpu_budget = cfg.stop.max_wall_s, cfg.stop.max_cpu_s
         self.max_score = max_score
         self.next_at = 0.0
         self.last: tuple[float, int] | None = None
@@ -39,7 +39,11 @@ class Progress:
         if self.last is not None and wall > self.last[0]:
             rate = (iteration - self.last[1]) / (wall - self.last[0])
         self.last = (wall, iteration)
-        left = f" / {format_clock(max(0.0, self.budget - wall))} left" if self.budget else ""
+        left = ""
+        if self.wall_budget:
+            left = f" / {format_clock(max(0.0, self.wall_budget - wall))} left"
+        elif self.cpu_budget:
+            left = f" / {format_clock(max(0.0, self.cpu_budget - info['cpu_s']))} CPU left"
         line = (
             f"{format_clock(wall)}{left}  best {info['best_score']}/{self.max_score}  "
             f"current {info['score']}  {rate:,.0f} moves/s  plateaus {info.get('plateaus', 0)}"

@@ -89,9 +89,9 @@ def test_overrides_and_keyword_values(tmp_path):
     assert cfg.search.holes_range == (2, 6)
     assert cfg.stop.max_iterations == 50
     assert cfg.seed == 9
-    with pytest.raises(ConfigError, match="'search.nope'"):
+    with pytest.raises(ConfigError, match=r"'search\.nope'"):
         load_config(path, ["search.nope=1"])
-    with pytest.raises(ConfigError, match="expected key.path=value"):
+    with pytest.raises(ConfigError, match=r"expected key\.path=value"):
         load_config(path, ["search.holes"])
 
 

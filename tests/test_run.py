@@ -65,7 +65,15 @@ def test_run_folder_holds_everything_and_verifies(tmp_path):
     run_dir = Path(result.run_dir)
     assert run_dir.parent == tmp_path / "runs"
     assert run_dir.name.endswith("_set2_06x06_s5")
-    for name in ("config.yaml", "events.jsonl", "best.board", CHECKPOINT, "result.json", "score.png", "best.svg"):
+    for name in (
+        "config.yaml",
+        "events.jsonl",
+        "best.board",
+        CHECKPOINT,
+        "result.json",
+        "score.png",
+        "best.svg",
+    ):
         assert (run_dir / name).is_file(), name
     data = json.loads((run_dir / "result.json").read_text())
     assert set(data) >= RESULT_KEYS
@@ -104,7 +112,7 @@ def test_corrupt_checkpoint_falls_back_to_previous(tmp_path):
     assert (run_dir / PREVIOUS).is_file()
     data = (run_dir / CHECKPOINT).read_bytes()
     (run_dir / CHECKPOINT).write_bytes(data[: len(data) // 2])
-    state, meta, warnings = load_checkpoint(run_dir)
+    _state, meta, warnings = load_checkpoint(run_dir)
     assert warnings and "corrupt or truncated" in warnings[0]
     assert meta["iteration"] <= result.iterations
     (run_dir / PREVIOUS).write_bytes(b"garbage")
@@ -137,7 +145,9 @@ def test_warm_start_from_board(tmp_path):
     board_path = Path(first.run_dir) / "best.board"
     second = run_config(
         load_config(
-            config_file(tmp_path, construct={"method": "board", "board": str(board_path)}, stop={"max_iterations": 10})
+            config_file(
+                tmp_path, construct={"method": "board", "board": str(board_path)}, stop={"max_iterations": 10}
+            )
         )
     )
     assert second.construction["method"] == "board"
@@ -200,13 +210,13 @@ def test_signal_finishes_cleanly(tmp_path, sig):
     _wait_for(next(iter(runs.iterdir())) / CHECKPOINT)
     time.sleep(1.0)
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=60)
+    _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     run_dir = next(iter(runs.iterdir()))
     result = json.loads((run_dir / "result.json").read_text())
     assert result["stop_reason"] == signal.Signals(sig).name
     assert result["wall_s"] < 60
-    state, meta, warnings = load_checkpoint(run_dir)
+    _state, meta, warnings = load_checkpoint(run_dir)
     assert not warnings and meta["iteration"] == result["iterations"]
 
 

@@ -15,6 +15,7 @@ import yaml
 from conftest import BOARDS, INSTANCES, SET1
 
 from e2opt.cli import main
+from e2opt.config import SearchConfig
 from e2opt.errors import ConfigError
 from e2opt.sweep import Sweep, create_sweep, execute, expand_sweep, load_sweep, run_sweep
 from e2opt.sweep_report import box_groups, describe, mean_curve, summarise, write_summary
@@ -65,11 +66,14 @@ def test_expansion_is_grid_times_variants_times_seeds_with_the_right_overrides(t
         },
     }
     sweep = expand(tmp_path, **spec)
+    plateau = SearchConfig().plateau  # the base config leaves it at the default
     expected = []
     for seed in (3, 7):
         for holes in (2, 4):
             for select in ("random", "biased"):
-                expected.append((f"a_holes={holes}_select={select}_s{seed}", holes, select, 1.0, 500, seed))
+                expected.append(
+                    (f"a_holes={holes}_select={select}_s{seed}", holes, select, 1.0, plateau, seed)
+                )
         expected.append((f"b_holes=8_s{seed}", 8, "biased", 9.0, 7, seed))
     got = [
         (

@@ -234,6 +234,7 @@ class TabuSearch:
             "best_score": st.best_score,
             "wall_s": wall,
             "cpu_s": cpu,
+            "plateaus": st.diversifications + st.intensifications,
         }
 
     def check(self) -> None:
