@@ -1,8 +1,9 @@
 """Atomic save/load of the whole search state (RNG state included) as one .npz file.
 
-A new checkpoint is written beside the old one, the old one is kept as ``checkpoint.prev``,
-then the new one is renamed into place. Loading falls back to ``checkpoint.prev`` when the
-newest file is truncated or corrupt, and says so.
+A new checkpoint is written atomically beside the old one as ``.checkpoint.new``, the old one is
+kept as ``checkpoint.prev``, then the new one is renamed into place. Loading takes the newest
+readable file (``.checkpoint.new`` exists only when a kill came between the renames) and says
+which ones it skipped as truncated or corrupt.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from .fsutil import atomic_write_bytes
 
 CHECKPOINT = "checkpoint"
 PREVIOUS = "checkpoint.prev"
+NEW = f".{CHECKPOINT}.new"
+CHECKPOINT_FILES = (NEW, CHECKPOINT, PREVIOUS)  # newest first: a complete .new was not renamed yet
 _META = "__meta__"
 
 
@@ -35,7 +38,7 @@ def save_checkpoint(run_dir: Path, state: dict[str, Any], meta: dict[str, Any]) 
     arrays[_META] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
     np.savez(buffer, **arrays)
     path = run_dir / CHECKPOINT
-    tmp = run_dir / f".{CHECKPOINT}.new"
+    tmp = run_dir / NEW
     atomic_write_bytes(tmp, buffer.getvalue())
     if path.exists():
         os.replace(path, run_dir / PREVIOUS)
@@ -53,7 +56,7 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 def load_checkpoint(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
     """(state, meta, warnings) from the newest good checkpoint; CheckpointError if none is usable."""
     warnings: list[str] = []
-    for name in (CHECKPOINT, PREVIOUS, f".{CHECKPOINT}.new"):
+    for name in CHECKPOINT_FILES:
         path = run_dir / name
         if not path.exists():
             continue

@@ -23,16 +23,16 @@ import numpy as np
 from . import stop as stopping
 from .bks import best_known
 from .board import Board, read_board, rule_violations, score, write_board
-from .checkpoint import CHECKPOINT, PREVIOUS, load_checkpoint, save_checkpoint
+from .checkpoint import CHECKPOINT_FILES, load_checkpoint, save_checkpoint
 from .config import RunConfig, load_config
 from .construct import construct
 from .errors import BoardError, E2optError
-from .events import EventLog
+from .events import EventLog, read_events
 from .fsutil import atomic_write_text
 from .progress import Progress
 from .puzzle import Puzzle, read_puzzle
 from .search.state import SearchState
-from .search.tabu import TabuSearch, warm_up
+from .search.tabu import SearchResult, TabuSearch, warm_up
 
 CONFIG = "config.yaml"
 RESULT = "result.json"
@@ -131,6 +131,7 @@ class _Recorder:
         self.next_checkpoint = now + run.cfg.output.checkpoint_every_s
         self.next_stats = now + run.cfg.output.stats_every_s
         self.last_iteration, self.last_wall = search.state.iteration, run.clock.wall()
+        self.next_plateau_event = {"diversify": 0.0, "intensify": 0.0}
 
     def __call__(self, kind: str, info: dict) -> None:
         run = self.run
@@ -138,7 +139,17 @@ class _Recorder:
             write_board(self.search.best_board(), run.dir / BEST, fsync=False)
             run.events.write("best", **_round(info))
         elif kind in ("diversify", "intensify"):
-            run.events.write(kind, **_round({"wall_s": run.clock.wall(), **info}))
+            # plateaus come many times a second: log at most one of each kind per stats interval,
+            # with the running totals, so events.jsonl grows with time, not with moves
+            now = time.perf_counter()
+            if now >= self.next_plateau_event[kind]:
+                self.next_plateau_event[kind] = now + run.cfg.output.stats_every_s
+                state = self.search.state
+                totals = {
+                    "diversifications": state.diversifications,
+                    "intensifications": state.intensifications,
+                }
+                run.events.write(kind, **_round({"wall_s": run.clock.wall(), **info, **totals}))
         elif kind == "tick":
             now = time.perf_counter()
             run.progress.update(info)
@@ -182,12 +193,14 @@ class _Run:
         """Run the search to its stopping criteria; checkpoint, result and pictures at the end."""
         criteria = stopping.from_config(self.cfg.stop, self.puzzle.max_score)
         criteria.criteria.append(interrupted)
-        recorder = _Recorder(self, search)
-        with StopSignals(interrupted):
-            outcome = search.run(criteria, self.clock, recorder)
+        outcome = search.run(criteria, self.clock, _Recorder(self, search))
         self.progress.close()
         self.checkpoint(search)
-        best = search.best_board()
+        return self.finish(outcome)
+
+    def finish(self, outcome: SearchResult) -> Result:
+        """best.board, the end event, result.json and the pictures."""
+        best = outcome.best_board
         write_board(best, self.dir / BEST)
         known = best_known(self.puzzle)
         result = Result(
@@ -236,7 +249,11 @@ def _construction_deadline(cfg: RunConfig) -> float | None:
 
 
 def run_config(cfg: RunConfig, quiet: bool = True, run_dir: Path | None = None) -> Result:
-    """Construct + search for one config in a new run folder (or the given, empty one)."""
+    """Construct + search for one config in a new run folder (or the given, empty one).
+
+    SIGINT/SIGTERM during construction stop CP-SAT and end the run without a checkpoint, so that
+    ``resume`` starts it again from the construction; during the search they stop after the move.
+    """
     puzzle = read_puzzle(cfg.instance)
     run_dir = Path(run_dir) if run_dir is not None else make_run_dir(cfg.output.runs_dir, cfg.name, cfg.seed)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -249,26 +266,56 @@ def run_config(cfg: RunConfig, quiet: bool = True, run_dir: Path | None = None) 
     )
     for warning in puzzle.warnings:
         run.events.write("warning", message=warning)
+        run.progress.message(f"warning: {warning}")
     construct_rng, search_rng = _rngs(cfg.seed)
-    deadline = _construction_deadline(cfg)
-    board, run.construction = construct(puzzle, cfg.construct, construct_rng, deadline, run_dir)
-    run.events.write("construction", **{**run.construction, "wall_s": round(clock.wall(), 3)})
-    run.progress.message(
-        f"construction ({cfg.construct.method}): {run.construction['score']}/{puzzle.max_score}"
-    )
-    search = TabuSearch(puzzle, board, cfg.search, search_rng)
-    run.checkpoint(search)
-    return run.search(search, stopping.Interrupted())
+    interrupted = stopping.Interrupted()
+    with StopSignals(interrupted):
+        board, run.construction = construct(
+            puzzle,
+            cfg.construct,
+            construct_rng,
+            _construction_deadline(cfg),
+            run_dir,
+            lambda: interrupted.triggered,
+        )
+        run.events.write("construction", **{**run.construction, "wall_s": round(clock.wall(), 3)})
+        run.progress.message(_construction_line(run.construction, puzzle.max_score))
+        if interrupted.triggered:
+            return run.finish(_unsearched(board, run.construction["score"], clock, interrupted.reason))
+        search = TabuSearch(puzzle, board, cfg.search, search_rng)
+        run.checkpoint(search)
+        return run.search(search, interrupted)
+
+
+def _construction_line(info: dict, max_score: int) -> str:
+    """What construction did, for people: the score, and a CP-SAT fallback when one was needed."""
+    line = f"construction ({info['method']}): {info['score']}/{max_score}"
+    if info.get("fallback"):
+        statuses = ", ".join(str(status) for status in info.get("status", []))
+        line += f"; CP-SAT found no solution in time ({statuses}), fell back to {info['fallback']}"
+    if info.get("interrupted"):
+        line += "; interrupted: the run ends before its search, `e2opt resume` starts it again"
+    return line
+
+
+def _unsearched(board: Board, value: int, clock: stopping.Clock, reason: str) -> SearchResult:
+    """The outcome of a run stopped during construction: its board, no move made."""
+    return SearchResult(board, value, 0, clock.wall(), reason, 0.0, 0, 0)
 
 
 def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ...] = ()) -> Result:
-    """Continue a run from its newest good checkpoint to its stopping criteria (``--set stop.*`` may extend them)."""
+    """Continue a run from its newest good checkpoint to its stopping criteria.
+
+    ``--set stop.*`` overrides extend the criteria and are saved in config.yaml, so a later resume keeps them.
+    """
     run_dir = Path(run_dir)
     if not (run_dir / CONFIG).is_file():
         raise E2optError(f"{run_dir}: not a run folder (no {CONFIG})")
     cfg = load_config(run_dir / CONFIG, overrides)
+    if overrides:
+        atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
     puzzle = read_puzzle(cfg.instance)
-    if not (run_dir / CHECKPOINT).exists() and not (run_dir / PREVIOUS).exists():
+    if not any((run_dir / name).exists() for name in CHECKPOINT_FILES):
         return _restart(cfg, run_dir, quiet)
     state, meta, warnings = load_checkpoint(run_dir)
     warm_up()
@@ -278,25 +325,35 @@ def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ..
     for warning in warnings:
         run.events.write("warning", message=warning)
         run.progress.message(f"warning: {warning}")
-    search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state))
-    adopted = _adopt_saved_best(puzzle, search, run_dir / BEST)
+    try:
+        search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state))
+    except (ValueError, IndexError) as exc:
+        raise E2optError(f"{run_dir}: the checkpoint does not fit {cfg.instance} ({exc})") from None
+    adopted = _adopt_saved_best(puzzle, search, run_dir)
     run.events.write(
         "resume", iteration=search.state.iteration, wall_s=round(meta["wall_s"], 3), adopted_best=adopted
     )
     run.progress.message(f"resumed at move {search.state.iteration}, best {search.state.best_score}")
-    return run.search(search, stopping.Interrupted())
+    interrupted = stopping.Interrupted()
+    with StopSignals(interrupted):
+        return run.search(search, interrupted)
 
 
 def _restart(cfg: RunConfig, run_dir: Path, quiet: bool) -> Result:
-    """A run killed before its first checkpoint (during construction) starts again in its folder."""
-    EventLog(run_dir).write("restart", reason="no checkpoint yet: killed during construction")
+    """A run stopped before its first checkpoint (during construction) starts again in its folder."""
+    log = EventLog(run_dir)
+    log.write("restart", reason="no checkpoint yet: stopped during construction")
+    log.close()
     return run_config(cfg, quiet=quiet, run_dir=run_dir)
 
 
-def _adopt_saved_best(puzzle: Puzzle, search: TabuSearch, path: Path) -> bool:
-    """best.board may be newer than the checkpoint (kill -9): keep it when it is valid and better."""
+def _adopt_saved_best(puzzle: Puzzle, search: TabuSearch, run_dir: Path) -> bool:
+    """best.board may be newer than the checkpoint (kill -9): keep it when it is valid and better.
+
+    Its iteration and time come from the matching "best" event of events.jsonl, when it was written.
+    """
     try:
-        board = read_board(path)
+        board = read_board(run_dir / BEST)
     except BoardError:
         return False
     if rule_violations(puzzle, board):
@@ -304,7 +361,11 @@ def _adopt_saved_best(puzzle: Puzzle, search: TabuSearch, path: Path) -> bool:
     value = score(puzzle, board)
     if value <= search.state.best_score:
         return False
-    search.adopt_best(board, value)
+    found = {}
+    for event in read_events(run_dir):
+        if event.get("event") == "best" and event.get("score") == value:
+            found = event
+    search.adopt_best(board, value, found.get("iteration"), found.get("wall_s"), found.get("cpu_s"))
     return True
 
 

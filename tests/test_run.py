@@ -16,17 +16,19 @@ import pytest
 import yaml
 
 from e2opt import fsutil
-from e2opt.board import read_board, score
-from e2opt.checkpoint import CHECKPOINT, PREVIOUS, CheckpointError, load_checkpoint
+from e2opt.board import random_board, read_board, score
+from e2opt.checkpoint import CHECKPOINT, PREVIOUS, CheckpointError, load_checkpoint, save_checkpoint
 from e2opt.config import load_config
 from e2opt.events import read_events
 from e2opt.puzzle import read_puzzle
 from e2opt.run import make_run_dir, resume_run, run_config
+from e2opt.search.flat import FlatPuzzle
 from e2opt.verify import verify_files
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
 E2 = ROOT / "instances" / "eternity2.txt"
+SET1_7X7 = ROOT / "instances" / "brendan_set1" / "set1_07x07.txt"
 RESULT_KEYS = {
     "instance", "seed", "best_score", "max_score", "best_known", "iterations", "moves_per_s",
     "wall_s", "cpu_s", "time_to_best_s", "stop_reason",
@@ -265,3 +267,95 @@ def test_report_on_an_unfinished_run(tmp_path):
     assert "not finished" in proc.stdout
     assert f"best {result.best_score}/{result.max_score}" in proc.stdout
     assert (run_dir / "score.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_resume_overrides_are_kept_for_the_next_resume(tmp_path):
+    first = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 500})))
+    extended = resume_run(first.run_dir, overrides=("stop.max_iterations=1200",))
+    assert extended.iterations == 1200
+    assert load_config(Path(first.run_dir) / "config.yaml").stop.max_iterations == 1200
+    again = resume_run(first.run_dir)  # no --set: the extended limit holds, nothing more to do
+    assert again.iterations == 1200 and again.best_score == extended.best_score
+
+
+def test_plateau_events_are_sampled_not_one_per_plateau(tmp_path):
+    path = config_file(tmp_path, search={"holes": 4, "plateau": 2, "intensify_after": 2})
+    result = run_config(load_config(path))
+    run_dir = Path(result.run_dir)
+    kinds = [e["event"] for e in read_events(run_dir)]
+    assert result.diversifications + result.intensifications > 200
+    assert 1 <= kinds.count("diversify") <= 2 and 1 <= kinds.count("intensify") <= 2  # run < stats_every_s
+    last = [e for e in read_events(run_dir) if e["event"] in ("diversify", "intensify")][-1]
+    assert last["diversifications"] <= result.diversifications
+
+
+def test_newest_complete_checkpoint_wins_after_a_kill_between_the_renames(tmp_path):
+    result = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 1000})))
+    run_dir = Path(result.run_dir)
+    newest = (run_dir / CHECKPOINT).read_bytes()
+    # killed after "checkpoint -> checkpoint.prev" and before ".checkpoint.new -> checkpoint"
+    os.replace(run_dir / CHECKPOINT, run_dir / PREVIOUS)
+    (run_dir / ".checkpoint.new").write_bytes(newest)
+    (run_dir / PREVIOUS).write_bytes(b"older and corrupt")
+    _state, meta, warnings = load_checkpoint(run_dir)
+    assert meta["iteration"] == result.iterations and not warnings
+    resumed = resume_run(run_dir, overrides=("stop.max_iterations=1500",))
+    assert resumed.iterations == 1500 and resumed.best_score >= result.best_score
+
+
+def test_saved_best_newer_than_the_checkpoint_is_adopted_with_its_time(tmp_path):
+    result = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 3000})))
+    run_dir = Path(result.run_dir)
+    late = [e for e in read_events(run_dir) if e["event"] == "best"][-1]
+    state, meta, _ = load_checkpoint(run_dir)
+    # the checkpoint as if written before the last new best (best.board and events.jsonl are newer)
+    puzzle = read_puzzle(SMALL)
+    older = random_board(puzzle, np.random.default_rng(0))
+    state["best_piece"], state["best_rot"] = FlatPuzzle.of(puzzle).flatten(older)
+    state["best_score"] = score(puzzle, older)
+    assert state["best_score"] < late["score"]
+    save_checkpoint(run_dir, state, meta)
+    resumed = resume_run(run_dir)
+    assert resumed.best_score == late["score"] == result.best_score
+    assert resumed.time_to_best_s == pytest.approx(late["wall_s"], abs=1e-3)
+    assert any(e["event"] == "resume" and e["adopted_best"] for e in read_events(run_dir))
+
+
+CPSAT_SLOW = {  # a CP-SAT construction that takes seconds: Brendan 7x7 with no relaxed cell is not solved
+    "method": "cpsat",
+    "cpsat": {"relaxed": 0, "time_limit_s": 60, "num_workers": 1, "fallback": []},
+}
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_during_cpsat_construction_ends_cleanly_and_resume_starts_again(tmp_path, sig):
+    path = config_file(
+        tmp_path, instance=SET1_7X7, construct=CPSAT_SLOW, stop={"max_iterations": 300, "max_wall_s": 600}
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "run", str(path), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    runs = tmp_path / "runs"
+    _wait_for(runs)
+    run_dir = next(iter(runs.iterdir()))
+    _wait_for(run_dir / "events.jsonl")
+    time.sleep(2.0)  # inside CP-SAT's 60 s round
+    started = time.time()
+    proc.send_signal(sig)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert time.time() - started < 15
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["stop_reason"] == signal.Signals(sig).name and result["iterations"] == 0
+    assert result["construction"]["interrupted"] is True
+    assert verify_files(SET1_7X7, run_dir / "best.board").score == result["best_score"]
+    assert not (run_dir / CHECKPOINT).exists()
+    # resume starts the run again from its construction (here made short) and finishes it
+    done = cli("resume", str(run_dir), "--quiet", "--set", "stop.max_wall_s=10")
+    assert done.returncode == 0, done.stderr
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["stop_reason"].startswith(("max_iterations", "max_wall_s"))  # not the signal any more
+    assert (run_dir / CHECKPOINT).is_file()
+    assert verify_files(SET1_7X7, run_dir / "best.board").score == result["best_score"]
+    assert [e["event"] for e in read_events(run_dir)].count("restart") == 1

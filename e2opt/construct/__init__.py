@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -29,8 +30,12 @@ def construct(
     rng: np.random.Generator,
     deadline_s: float | None = None,
     log_dir: Path | None = None,
+    stop_requested: Callable[[], bool] | None = None,
 ) -> tuple[Board, dict]:
-    """The initial board and an info dict for result.json (method, score, seconds, method details)."""
+    """The initial board and an info dict for result.json (method, score, seconds, method details).
+
+    ``stop_requested`` (a signal arrived) cuts a CP-SAT construction short; see construct_cpsat.
+    """
     start = time.perf_counter()
     info: dict = {"method": cfg.method}
     if cfg.method == "random":
@@ -42,7 +47,7 @@ def construct(
         from .cpsat import construct_cpsat
 
         log_path = str(log_dir / "cpsat.log") if (log_dir is not None and cfg.cpsat.log) else None
-        board, details = construct_cpsat(puzzle, cfg.cpsat, rng, deadline_s=deadline_s, log_path=log_path)
+        board, details = construct_cpsat(puzzle, cfg.cpsat, rng, deadline_s, log_path, stop_requested)
         info.update(details)
     info["score"] = score(puzzle, board)
     info["seconds"] = round(time.perf_counter() - start, 3)

@@ -18,7 +18,9 @@ so a run never fails just because CP-SAT found nothing; the info dict says which
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +41,9 @@ OVERSHOOT = 0.9  # CP-SAT ran up to 11% past its limit on the loaded 2-core mach
 # the 16x16 puzzle on the loaded 2-core machine (load 5.5); element constraints load in about 0.5 s.
 LOAD_S_PER_TUPLE = 5e-5
 SOLVED = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+POLL_S = 0.1  # how often a solve in progress looks for a stop request (a signal)
+
+StopRequested = Callable[[], bool]
 
 
 @dataclass
@@ -57,6 +62,7 @@ def solver_for(cfg: CpSatConfig, time_limit_s: float, seed: int, fixed_search: b
     p.max_time_in_seconds = time_limit_s
     p.num_workers = cfg.num_workers
     p.random_seed = seed
+    p.catch_sigint_signal = False  # Ctrl-C belongs to the run (run.StopSignals), which stops the solve
     p.cp_model_presolve = cfg.presolve
     if cfg.symmetry_level is not None:
         p.symmetry_level = cfg.symmetry_level
@@ -73,8 +79,38 @@ def solver_for(cfg: CpSatConfig, time_limit_s: float, seed: int, fixed_search: b
     return solver
 
 
+def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel, stop_requested: StopRequested):
+    """solver.solve(model) in a helper thread, stopped early when ``stop_requested()`` turns true.
+
+    CP-SAT releases the GIL while it solves, so the main thread keeps running Python: signal handlers
+    run at once and a stop request reaches CP-SAT through stop_search (an ordinary time-limit stop).
+    """
+    outcome: list = []
+    thread = threading.Thread(target=lambda: outcome.append(solver.solve(model)), daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(POLL_S)
+            if stop_requested():
+                solver.stop_search()
+    finally:
+        if thread.is_alive():  # a second Ctrl-C (KeyboardInterrupt): do not leave CP-SAT running
+            solver.stop_search()
+            thread.join()
+    return outcome[0]
+
+
+def _never() -> bool:
+    return False
+
+
 def solve_round(
-    puzzle: Puzzle, cfg: CpSatConfig, rnd: Round, rng: np.random.Generator, log: list[str] | None
+    puzzle: Puzzle,
+    cfg: CpSatConfig,
+    rnd: Round,
+    rng: np.random.Generator,
+    log: list[str] | None,
+    stop_requested: StopRequested = _never,
 ) -> tuple[Board | None, dict]:
     """Build and solve one round; the CP board (relaxed cells not yet refilled) or None, and its record."""
     t0 = time.perf_counter()
@@ -93,7 +129,7 @@ def solve_round(
     if log is not None:
         log.append(f"# e2opt round: model={rnd.model} relaxed={len(rnd.relaxed)} seed={seed}")
     solver = solver_for(cfg, rnd.time_limit_s, seed, fixed, log)
-    status = solver.solve(pm.model)
+    status = solve_interruptibly(solver, pm.model, stop_requested)
     record = {
         "model": rnd.model,
         "relaxed": len(rnd.relaxed),
@@ -116,13 +152,16 @@ def construct_cpsat(
     rng: np.random.Generator,
     deadline_s: float | None = None,
     log_path: str | None = None,
+    stop_requested: StopRequested | None = None,
 ) -> tuple[Board, dict]:
     """A valid board from the relaxed CP-SAT model plus completion, with its record for result.json.
 
     ``deadline_s`` is the wall time left in the run: rounds are shortened to fit it and skipped
     when too little remains. The CP-SAT log goes to ``log_path`` when ``cfg.log`` is set.
+    When ``stop_requested()`` turns true (a signal), the round in progress stops and no other starts.
     """
     start = time.perf_counter()
+    stop_requested = stop_requested or _never
     log: list[str] | None = [] if cfg.log and log_path else None
     first = (
         check_relaxed(puzzle, cfg.relaxed_cells)
@@ -132,13 +171,19 @@ def construct_cpsat(
     records: list[dict] = []
     board, relaxed, path = None, first, "random"
     for step, rnd in _schedule(puzzle, cfg, first, rng):
+        if stop_requested():
+            break
         if deadline_s is not None:
             left = OVERSHOOT * (deadline_s - (time.perf_counter() - start) - RESERVE_S)
             if left < MIN_ROUND_S + load_estimate_s(puzzle, cfg, rnd.relaxed):
                 records.append({"model": rnd.model, "relaxed": len(rnd.relaxed), "status": "SKIPPED"})
                 break
             rnd.time_limit_s = min(rnd.time_limit_s, left)
-        board, record = solve_round(puzzle, cfg, rnd, rng, log)
+        try:
+            board, record = solve_round(puzzle, cfg, rnd, rng, log, stop_requested)
+        except E2optError as exc:  # a model CP-SAT cannot take (e.g. a hint no piece can match): next step
+            board, record = None, {"model": rnd.model, "relaxed": len(rnd.relaxed), "status": "MODEL_ERROR"}
+            record["error"] = str(exc)
         records.append(record)
         if log is not None:
             atomic_write_text(log_path, "\n".join(log) + "\n")
@@ -161,6 +206,7 @@ def construct_cpsat(
         "wall_s": round(time.perf_counter() - start, 3),
         "fallback_used": path != "first",
         "fallback": None if path == "first" else path,
+        "interrupted": stop_requested(),
         "score_before_completion": before,
         "score_after_completion": after,
     }

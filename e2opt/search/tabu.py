@@ -120,11 +120,25 @@ class TabuSearch:
     def best_board(self) -> Board:
         return self.flat.board(self.state.best_piece, self.state.best_rot)
 
-    def adopt_best(self, board: Board, value: int) -> None:
-        """Take ``board`` (valid, scoring ``value``) as the best board (a best.board newer than a checkpoint)."""
+    def adopt_best(
+        self,
+        board: Board,
+        value: int,
+        iteration: int | None = None,
+        wall_s: float | None = None,
+        cpu_s: float | None = None,
+    ) -> None:
+        """Take ``board`` (valid, scoring ``value``) as the best board (a best.board newer than a checkpoint).
+
+        ``iteration`` and the times say when it was found, when known (from events.jsonl).
+        """
         st = self.state
         st.best_piece[:], st.best_rot[:] = self.flat.flatten(board)
         st.best_score = int(value)
+        if iteration is not None:
+            st.best_iteration = int(iteration)
+        if wall_s is not None and cpu_s is not None:
+            st.time_to_best_wall, st.time_to_best_cpu = float(wall_s), float(cpu_s)
 
     def move(self) -> None:
         """One assignment move (Algorithm 1 steps 1-4); the score never drops."""
