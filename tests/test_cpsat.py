@@ -330,3 +330,37 @@ def test_solver_log_is_written_when_asked(tmp_path):
 def test_config_rejects_bad_values(field, value, message):
     with pytest.raises(ValueError, match=message):
         CpSatConfig(**{field: value})
+
+
+def test_a_model_cpsat_cannot_take_falls_back_instead_of_failing(monkeypatch):
+    import e2opt.construct.cpsat as cpsat
+
+    def refuse_hard_models(p, relaxed, soft=False, **kwargs):
+        if not soft:
+            raise E2optError("cell (1,1): no colour can match its neighbour (0,1)")
+        return build_model(p, relaxed, soft=soft, **kwargs)
+
+    monkeypatch.setattr(cpsat, "build_model", refuse_hard_models)
+    p = puzzle("brendan_set1/set1_04x04.txt")
+    cfg = CpSatConfig(
+        relaxed=0, fallback=("more_relaxed", "max_matches"), fallback_step=2, fallback_time_limit_s=10.0
+    )
+    board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
+    assert_valid(p, board)
+    assert info["status"] == ["MODEL_ERROR", "MODEL_ERROR", "OPTIMAL"] and info["fallback"] == "max_matches"
+    assert "no colour can match" in info["rounds"][0]["error"]
+
+
+def test_a_stop_request_ends_the_round_at_once_and_starts_no_other():
+    p = puzzle("eternity2.txt")
+    cfg = CpSatConfig(relaxed=0, time_limit_s=60.0, table="element", fallback=("more_relaxed", "max_matches"))
+    calls = []
+
+    def stop_after_a_second() -> bool:
+        calls.append(1)
+        return len(calls) > 10  # polled every 0.1 s while CP-SAT runs
+
+    board, info = construct_cpsat(p, cfg, np.random.default_rng(0), stop_requested=stop_after_a_second)
+    assert_valid(p, board)
+    assert info["interrupted"] and len(info["rounds"]) == 1 and info["rounds"][0]["wall_s"] < 20
+    assert info["fallback"] == "random"
