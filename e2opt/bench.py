@@ -7,6 +7,7 @@ the same seed streams as ``e2opt run``: SeedSequence(seed) spawns (construction,
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import statistics
 from concurrent.futures import ProcessPoolExecutor
@@ -18,6 +19,7 @@ import numpy as np
 from .bks import best_known
 from .board import random_board
 from .config import SearchConfig
+from .errors import E2optError
 from .puzzle import Puzzle, read_puzzle
 from .search.tabu import TabuSearch, warm_up
 from .stop import AnyOf, Clock, MaxCpuTime, TargetScore
@@ -186,8 +188,26 @@ def format_quality(rows: list[QualityRow]) -> str:
     return "\n".join(lines)
 
 
+def _require(ok: bool, message: str) -> None:
+    """Raise E2optError(message) unless ``ok``: a bad option is a one-line error, not a traceback later."""
+    if not ok:
+        raise E2optError(message)
+
+
+def _check_cpu_s(cpu_s: float) -> None:
+    """The CPU budget per search must be a positive, finite number of seconds."""
+    _require(
+        math.isfinite(cpu_s) and cpu_s > 0, f"--cpu-s {cpu_s:g}: must be a positive number of CPU seconds"
+    )
+
+
 def run_throughput(instance: str | None, holes: list[int], repeats: int, cpu_s: float) -> str:
     """`e2opt bench throughput`: the table as text."""
+    _check_cpu_s(cpu_s)
+    _require(repeats >= 1, f"--repeats {repeats}: must be at least 1")
+    _require(bool(holes), "--holes: give at least one hole count")
+    for k in holes:
+        _require(k >= 2, f"--holes {k}: a move needs at least 2 holes")
     path = instance or str(DEFAULT_INSTANCE)
     return format_throughput(throughput(read_puzzle(path), holes, repeats, cpu_s), Path(path).name)
 
@@ -204,6 +224,11 @@ def run_quality(
     """`e2opt bench quality`: the config's search section on the instances (default: the config's own)."""
     from .config import load_config
 
+    _check_cpu_s(cpu_s)
+    _require(workers >= 1, f"--workers {workers}: must be at least 1")
+    _require(bool(seeds), "--seeds: give at least one seed")
+    for seed in seeds:
+        _require(seed >= 0, f"--seeds {seed}: a seed is a non-negative integer")
     cfg = load_config(config, overrides)
     puzzles = [read_puzzle(path) for path in (instances or [cfg.instance])]
     return format_quality(quality(puzzles, cfg.search, cpu_s, seeds, marks, workers))

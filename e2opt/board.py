@@ -15,7 +15,7 @@ import numpy as np
 
 from .errors import BoardError
 from .fsutil import atomic_write_text
-from .puzzle import KIND_NAMES, Puzzle
+from .puzzle import KIND_NAMES, Puzzle, is_natural
 
 
 @dataclass(eq=False)
@@ -137,7 +137,7 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     """Parse .board text; raise BoardError naming the file and line on any malformed token."""
     lines = [(i + 1, ln.split("#", 1)[0].split()) for i, ln in enumerate(text.splitlines())]
     lines = [(no, toks) for no, toks in lines if toks]
-    if not lines or len(lines[0][1]) != 2 or not all(t.isdigit() for t in lines[0][1]):
+    if not lines or len(lines[0][1]) != 2 or not all(is_natural(t) for t in lines[0][1]):
         raise BoardError(f"{path}, line {lines[0][0] if lines else 1}: missing header 'rows cols'")
     rows, cols = (int(t) for t in lines[0][1])
     body = lines[1:]
@@ -151,7 +151,7 @@ def parse_board(text: str, path: str = "<string>") -> Board:
             raise BoardError(f"{path}, line {no}: expected {cols} cells 'piece:rotation', got {len(toks)}")
         for c, tok in enumerate(toks):
             p, sep, k = tok.partition(":")
-            if not (sep and p.isdigit() and k.isdigit()):
+            if not (sep and is_natural(p) and is_natural(k)):
                 raise BoardError(f"{path}, line {no}: '{tok}' is not 'piece:rotation'")
             piece[r, c], rot[r, c] = int(p), int(k)
     return Board(piece, rot)

@@ -6,6 +6,7 @@ in a config file (``instance``, ``construct.board``) are taken relative to that 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -17,8 +18,11 @@ from .errors import ConfigError
 
 
 def _positive(name: str, value: float | None, allow_zero: bool = False) -> None:
+    """Range check of a count, budget, interval or weight; None (not set) passes, NaN and inf do not."""
     if value is None:
         return
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name}: must be a finite number, got {value}")
     if value < 0 or (value == 0 and not allow_zero):
         raise ValueError(f"{name}: must be {'non-negative' if allow_zero else 'positive'}, got {value}")
 
@@ -220,6 +224,8 @@ def read_config_data(path: str | Path) -> dict:
         raise ConfigError(f"{path}: no such config file") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f", line {mark.line + 1}" if mark else ""

@@ -1,7 +1,8 @@
 """Turning plain YAML data into frozen dataclasses, with errors that name the file and key path.
 
 Supported field types: bool, int, float, str, None, Literal[...], unions of those, tuple[T, ...]
-and tuple[T, T] (written as YAML lists), and nested dataclasses (YAML mappings).
+and tuple[T, T] (written as YAML lists), and nested dataclasses (YAML mappings; an empty section,
+which YAML reads as null, gets the defaults).
 Range checks live in each dataclass's ``__post_init__`` and raise ValueError("<field>: ...").
 """
 
@@ -97,6 +98,8 @@ def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
         if key not in names:
             known = ", ".join(sorted(names))
             raise ConfigError(f"{source}: unknown key '{where}' (known here: {known})")
+        if value is None and dataclasses.is_dataclass(hints[key]):
+            value = {}  # a section whose keys are all commented out: YAML reads it as null
         try:
             kwargs[key] = _convert(value, hints[key], where, source)
         except _Mismatch as exc:

@@ -35,7 +35,7 @@ def read_events(run_dir: Path) -> Iterator[dict[str, Any]]:
     path = run_dir / EVENTS
     if not path.exists():
         return
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8", errors="replace") as f:  # a torn multi-byte character too
         for line in f:
             try:
                 event = json.loads(line)

@@ -10,20 +10,33 @@ from .events import read_events
 from .fsutil import atomic_write_bytes, atomic_write_text
 from .puzzle import Puzzle
 
+CURRENT_KINDS = ("stats", "diversify", "intensify")  # the current score: plateau events are rate-limited too
+
+
+def _point(event: dict) -> tuple[float, int] | None:
+    """(wall seconds, score) of an event; None when it lacks either (a hand-edited or foreign line)."""
+    wall, value = event.get("wall_s"), event.get("score")
+    if isinstance(wall, int | float) and isinstance(value, int):
+        return float(wall), value
+    return None
+
 
 def score_series(run_dir: Path) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
-    """(best, current): lists of (wall seconds, score) read from the run's events."""
+    """(best, current): lists of (wall seconds, score), streamed from the run's events.
+
+    Only plotted points are kept: best events for the line, CURRENT_KINDS for the dots, the construction
+    (the starting board) for both; other kinds are skipped.
+    """
     best: list[tuple[float, int]] = []
     current: list[tuple[float, int]] = []
     for event in read_events(run_dir):
-        kind = event.get("event")
-        if kind == "best":
-            best.append((event["wall_s"], event["score"]))
-        elif kind in ("stats", "diversify", "intensify") and "score" in event:
-            current.append((event["wall_s"], event["score"]))
-        elif kind == "construction" and "score" in event:
-            best.append((event["wall_s"], event["score"]))
-            current.append((event["wall_s"], event["score"]))
+        kind, point = event.get("event"), _point(event)
+        if point is None:
+            continue
+        if kind in ("best", "construction"):
+            best.append(point)
+        if kind in ("construction", *CURRENT_KINDS):
+            current.append(point)
     return best, current
 
 

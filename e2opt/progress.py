@@ -46,7 +46,7 @@ class Progress:
             left = f" / {format_clock(max(0.0, self.cpu_budget - info['cpu_s']))} CPU left"
         line = (
             f"{format_clock(wall)}{left}  best {info['best_score']}/{self.max_score}  "
-            f"current {info['score']}  {rate:,.0f} moves/s  plateaus {info.get('plateaus', 0)}"
+            f"current {info['score']}  {rate:,.0f} moves/s  plateaus {info['diversifications'] + info['intensifications']}"
         )
         if self.live:
             self.stream.write("\r" + line + "\x1b[K")

@@ -135,10 +135,15 @@ def read_puzzle(path: str | os.PathLike) -> Puzzle:
     return parse_puzzle(text, path)
 
 
+def is_natural(token: str) -> bool:
+    """True for a plain non-negative integer: ASCII digits only, since str.isdigit() also takes '²'."""
+    return token.isascii() and token.isdigit()
+
+
 def _ints(tokens: list[str], path: str, lineno: int) -> list[int]:
     out = []
     for tok in tokens:
-        if not tok.isdigit():
+        if not is_natural(tok):
             raise PuzzleError(path, lineno, f"'{tok}' is not a non-negative integer")
         out.append(int(tok))
     return out

@@ -144,12 +144,7 @@ class _Recorder:
             now = time.perf_counter()
             if now >= self.next_plateau_event[kind]:
                 self.next_plateau_event[kind] = now + run.cfg.output.stats_every_s
-                state = self.search.state
-                totals = {
-                    "diversifications": state.diversifications,
-                    "intensifications": state.intensifications,
-                }
-                run.events.write(kind, **_round({"wall_s": run.clock.wall(), **info, **totals}))
+                run.events.write(kind, **_round({"wall_s": run.clock.wall(), **info}))
         elif kind == "tick":
             now = time.perf_counter()
             run.progress.update(info)

@@ -544,6 +544,8 @@ class DaskPool:
                 self.client = distributed.Client(self.cluster)
         except (OSError, TimeoutError) as exc:
             raise E2optError(f"dask scheduler {scheduler or '(local)'}: cannot connect: {exc}") from None
+        except ValueError as exc:  # distributed's answer to a malformed address or unknown scheme
+            raise E2optError(f"--scheduler {scheduler!r}: not a Dask scheduler address: {exc}") from None
         self.where = scheduler or f"a local Dask cluster of {workers} worker process(es)"
         self.stop_note = (
             "runs in flight keep going on the cluster until they finish"

@@ -66,8 +66,13 @@ def _content_lines(text: str) -> list[tuple[int, list[str]]]:
     return out
 
 
+def _is_number(token: str) -> bool:
+    """ASCII digits only (str.isdigit() also takes '²'); kept apart from puzzle.is_natural on purpose."""
+    return token.isascii() and token.isdigit()
+
+
 def _number(token: str, path: str, line: int) -> int:
-    if not token.isdigit():
+    if not _is_number(token):
         raise PuzzleError(path, line, f"'{token}' is not a non-negative integer")
     return int(token)
 
@@ -105,7 +110,7 @@ def parse_puzzle_text(text: str, path: str = "<puzzle>") -> PuzzleData:
 def parse_board_text(text: str, path: str = "<board>") -> BoardData:
     """Read the .board format: header ``rows cols`` then one line of ``piece:rotation`` per row."""
     lines = _content_lines(text)
-    if not lines or len(lines[0][1]) != 2 or not all(t.isdigit() for t in lines[0][1]):
+    if not lines or len(lines[0][1]) != 2 or not all(_is_number(t) for t in lines[0][1]):
         raise BoardError(f"{path}, line {lines[0][0] if lines else 1}: missing header 'rows cols'")
     rows, cols = int(lines[0][1][0]), int(lines[0][1][1])
     if len(lines) - 1 != rows:
@@ -117,7 +122,7 @@ def parse_board_text(text: str, path: str = "<board>") -> BoardData:
         row = []
         for token in tokens:
             parts = token.split(":")
-            if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+            if len(parts) != 2 or not _is_number(parts[0]) or not _is_number(parts[1]):
                 raise BoardError(f"{path}, line {number}: '{token}' is not 'piece:rotation'")
             row.append((int(parts[0]), int(parts[1])))
         cells.append(row)

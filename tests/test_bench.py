@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import statistics
 
-from e2opt.bench import QualityRow, Trace, format_quality, format_throughput, quality, throughput
+import pytest
+
+from e2opt.bench import (
+    QualityRow,
+    Trace,
+    format_quality,
+    format_throughput,
+    quality,
+    run_quality,
+    throughput,
+)
 from e2opt.cli import main
 from e2opt.config import SearchConfig
+from e2opt.errors import E2optError
 from e2opt.puzzle import read_puzzle
 from tests.conftest import INSTANCES, SET1
 
@@ -72,3 +83,33 @@ def test_bench_cli(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[-1].split()[0] == "3"
     assert main(["bench", "quality", "--config", str(tmp_path / "missing.yaml"), "--cpu-s", "1"]) == 2
     assert "missing.yaml" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["throughput", "--holes", "1"], "--holes 1: a move needs at least 2 holes"),
+        (["throughput", "--holes", "8", "--repeats", "0"], "--repeats 0: must be at least 1"),
+        (["throughput", "--cpu-s", "0"], "--cpu-s 0: must be a positive number"),
+        (["quality", "--cpu-s", "1", "--workers", "0"], "--workers 0: must be at least 1"),
+        (["quality", "--cpu-s", "0"], "--cpu-s 0: must be a positive number"),
+        (["quality", "--cpu-s", "-2"], "--cpu-s -2: must be a positive number"),
+        (["quality", "--cpu-s", "nan"], "--cpu-s nan: must be a positive number"),
+        (["quality", "--cpu-s", "1", "--seeds", "-1"], "--seeds -1: a seed is a non-negative integer"),
+    ],
+)
+def test_bad_bench_options_are_one_line_errors(tmp_path, capsys, args, words):
+    config = tmp_path / "c.yaml"
+    config.write_text(f"instance: {SET1 / 'set1_03x04.txt'}\n")
+    if args[0] == "quality":
+        args = [*args, "--config", str(config)]
+    assert main(["bench", *args]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"e2opt: error: {words}"), err
+
+
+def test_quality_without_seeds_is_an_error(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text(f"instance: {SET1 / 'set1_03x04.txt'}\n")
+    with pytest.raises(E2optError, match="--seeds: give at least one seed"):
+        run_quality(str(config), None, 1.0, [])

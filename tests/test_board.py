@@ -98,6 +98,9 @@ MALFORMED = [
     ("3 3\n5:3 3:1 0:3\n4:0 7:2\n1:1 2:0 8:0\n", "line 3: expected 3 cells"),
     ("3 3\n5:3 3:1 0:3\n4:0 7-2 6:2\n1:1 2:0 8:0\n", "line 3: '7-2' is not 'piece:rotation'"),
     ("3 3\n5:3 3:1 0:3\n4:0 7:2 6:2\n1:1 2:x 8:0\n", "line 4: '2:x' is not 'piece:rotation'"),
+    ("3 ³\n5:3 3:1 0:3\n4:0 7:2 6:2\n1:1 2:0 8:0\n", "line 1: missing header"),
+    ("3 3\n5:3 3:1 0:3\n4:0 7:² 6:2\n1:1 2:0 8:0\n", "line 3: '7:²' is not 'piece:rotation'"),
+    ("3 3\n5:3 3:1 0:3\n4:0 7:2 6:2\n1:1 ²:0 8:0\n", "line 4: '²:0' is not 'piece:rotation'"),
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, INSTANCES, TINY_PUZZLE, e2opt
+from conftest import BOARDS, INSTANCES, TINY_BOARD, TINY_PUZZLE, e2opt
 
 from e2opt.board import read_board, score
 from e2opt.puzzle import read_puzzle
@@ -56,6 +56,25 @@ def test_malformed_puzzle_names_the_line(tmp_path: Path):
     bad.write_text(TINY_PUZZLE.replace("1 4 2 0", "1 4 2"))
     for command in (["info", bad], ["render", bad, BEST, "-o", tmp_path / "x.svg"]):
         one_line_error(e2opt(*command), f"{bad}, line 6:", "4 colours")
+
+
+def test_unicode_digits_in_files_are_one_line_errors(tmp_path: Path):
+    """'²'.isdigit() is True but int('²') fails: such files must give the usual one-line error."""
+    (tmp_path / "good.txt").write_text(TINY_PUZZLE)
+    (tmp_path / "good.board").write_text(TINY_BOARD)
+    (tmp_path / "bad.txt").write_text(TINY_PUZZLE.replace("3 4 3 4", "3 4 ² 4"))
+    (tmp_path / "bad.board").write_text(TINY_BOARD.replace("7:2", "7:²"))
+    puzzle_words = ("bad.txt, line 9:", "'²' is not a non-negative integer")
+    board_words = ("bad.board, line 3:", "'7:²' is not 'piece:rotation'")
+    cases = [
+        (["info", "bad.txt"], puzzle_words),
+        (["verify", "bad.txt", "good.board"], puzzle_words),
+        (["render", "bad.txt", "good.board", "-o", "x.svg"], puzzle_words),
+        (["verify", "good.txt", "bad.board"], board_words),
+        (["render", "good.txt", "bad.board", "-o", "x.svg"], board_words),
+    ]
+    for command, words in cases:
+        one_line_error(e2opt(*command, cwd=tmp_path), *words)
 
 
 def test_bad_board_in_render_is_one_line(tmp_path: Path):

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2opt.config import RunConfig, load_config
+from e2opt.config import RunConfig, SearchConfig, StopConfig, load_config
 from e2opt.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,6 +37,10 @@ def base(**extra) -> dict:
         (base(construct={"method": "board"}), "construct.board", "needs a path"),
         (base(output={"checkpoint_every_s": 0}), "output.checkpoint_every_s", "positive"),
         (base(construct={"cpsat": {"num_workers": 0}}), "construct.cpsat.num_workers", "positive"),
+        (base(output={"checkpoint_every_s": float("nan")}), "output.checkpoint_every_s", "finite"),
+        (base(stop={"max_wall_s": float("nan")}), "stop.max_wall_s", "finite number, got nan"),
+        (base(stop={"max_cpu_s": float("inf")}), "stop.max_cpu_s", "finite number, got inf"),
+        (base(search={"bias": float("nan")}), "search.bias", "finite"),
     ],
 )
 def test_bad_values_name_file_and_key(tmp_path, data, key, words):
@@ -66,6 +70,28 @@ def test_yaml_syntax_error_names_line(tmp_path):
     path.write_text(f"instance: {INSTANCE}\nsearch:\n  holes: [1, 2\n")
     with pytest.raises(ConfigError, match=r"bad\.yaml, line \d+: not valid YAML"):
         load_config(path)
+
+
+def test_yaml_nan_is_rejected_like_any_bad_value(tmp_path):
+    path = tmp_path / "nan.yaml"
+    path.write_text(f"instance: {INSTANCE}\nstop:\n  max_wall_s: .nan\n")
+    with pytest.raises(ConfigError, match=r"nan\.yaml: key 'stop\.max_wall_s': must be a finite number"):
+        load_config(path)
+
+
+def test_config_that_is_not_utf8_is_a_config_error(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(f"instance: {INSTANCE}\nname: caf\xe9\n".encode("latin-1"))
+    with pytest.raises(ConfigError, match=r"latin1\.yaml: not UTF-8 text"):
+        load_config(path)
+
+
+def test_empty_sections_get_the_defaults(tmp_path):
+    path = tmp_path / "empty.yaml"
+    path.write_text(f"instance: {INSTANCE}\nstop:\n  # max_wall_s: 60\n  # max_cpu_s: 60\nsearch:\n")
+    cfg = load_config(path)
+    assert cfg.stop == StopConfig() and cfg.search == SearchConfig()
+    assert load_config(path, ["stop.max_iterations=5"]).stop.max_iterations == 5
 
 
 def test_missing_config_file(tmp_path):

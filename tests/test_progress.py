@@ -20,7 +20,15 @@ def config(**stop):
     return config_from_dict(data, "<test>")
 
 
-INFO = {"wall_s": 65.0, "cpu_s": 30.0, "iteration": 1000, "best_score": 10, "score": 9, "plateaus": 3}
+INFO = {
+    "wall_s": 65.0,
+    "cpu_s": 30.0,
+    "iteration": 1000,
+    "best_score": 10,
+    "score": 9,
+    "diversifications": 2,
+    "intensifications": 1,
+}
 
 
 def test_format_clock():

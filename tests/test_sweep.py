@@ -398,3 +398,11 @@ def test_dask_local_cluster_runs_a_sweep_end_to_end(tmp_path, base):
     assert (sweep_dir / "boxplot_search.holes.png").exists() and (sweep_dir / "curves.png").exists()
     scores = [json.loads((sweep_dir / r.id / "result.json").read_text())["best_score"] for r in sweep.runs]
     assert all(0 < s <= 24 for s in scores)
+
+
+def test_malformed_dask_scheduler_address_is_a_one_line_error(tmp_path, base, capsys):
+    pytest.importorskip("distributed")
+    args = ["sweep", str(sweep_file(tmp_path, seeds=1)), "--executor", "dask", "--scheduler", "notaurl::::"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("e2opt: error: --scheduler 'notaurl::::': not a Dask"), err

@@ -119,6 +119,11 @@ def test_tiny_board_is_perfect_and_the_hint_version_too():
         (TINY_PUZZLE.replace("3 4 3 4\n", ""), TINY_BOARD, PuzzleError, "needs 9 pieces, found 8"),
         (TINY_PUZZLE, "3 3\n5:3 3:1 0:3\n", BoardError, "header says 3 rows, the file has 1"),
         (TINY_PUZZLE, TINY_BOARD.replace("7:2", "7;2"), BoardError, "line 3: '7;2' is not"),
+        (TINY_PUZZLE.replace("3 4 3 4", "3 4 ² 4"), TINY_BOARD, PuzzleError, "line 9: '²' is not"),
+        (TINY_PUZZLE.replace("3 3", "3 ³", 1), TINY_BOARD, PuzzleError, "line 1: '³' is not"),
+        (TINY_PUZZLE, TINY_BOARD.replace("3 3", "3 ³", 1), BoardError, "line 1: missing header"),
+        (TINY_PUZZLE, TINY_BOARD.replace("7:2", "7:²"), BoardError, "line 3: '7:²' is not"),
+        (TINY_PUZZLE, TINY_BOARD.replace("7:2", "²:2"), BoardError, "line 3: '²:2' is not"),
     ],
 )
 def test_malformed_files_raise_one_line_errors(puzzle_text, board_text, error, words):

@@ -218,7 +218,7 @@ class TabuSearch:
             st.intensifications += 1
             st.piece[:], st.rot[:] = st.best_piece, st.best_rot
             st.score = self._recompute()
-            emit("intensify", {"iteration": st.iteration, "score": st.score, "best_score": st.best_score})
+            emit("intensify", self._counters())
             return True
         swaps = self.cfg.diversify_swaps
         kernels.diversify(
@@ -226,7 +226,7 @@ class TabuSearch:
         )
         st.score = self._recompute()
         st.diversifications += 1
-        emit("diversify", {"iteration": st.iteration, "score": st.score, "best_score": st.best_score})
+        emit("diversify", self._counters())
         if st.score > st.best_score:
             self._new_best(clock, emit)
         return False
@@ -240,16 +240,19 @@ class TabuSearch:
         info = {"score": st.score, "iteration": st.iteration}
         emit("best", {**info, "wall_s": st.time_to_best_wall, "cpu_s": st.time_to_best_cpu})
 
-    def _info(self, wall: float, cpu: float) -> dict:
+    def _counters(self) -> dict:
+        """Where the search stands: move, scores, plateaus so far (for events and progress)."""
         st = self.state
         return {
             "iteration": st.iteration,
             "score": st.score,
             "best_score": st.best_score,
-            "wall_s": wall,
-            "cpu_s": cpu,
-            "plateaus": st.diversifications + st.intensifications,
+            "diversifications": st.diversifications,
+            "intensifications": st.intensifications,
         }
+
+    def _info(self, wall: float, cpu: float) -> dict:
+        return {**self._counters(), "wall_s": wall, "cpu_s": cpu}
 
     def check(self) -> None:
         """Check mode: recompute everything from scratch; AssertionError on any difference."""

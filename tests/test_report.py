@@ -1,0 +1,110 @@
+"""`e2opt report`: a run folder's summary from its files, whatever state result.json is in."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from conftest import TINY_BOARD, TINY_PUZZLE
+
+from e2opt.cli import main
+from e2opt.config import RunConfig
+from e2opt.plots import score_series
+from e2opt.report import run_report, summarise_events
+
+EVENTS = [
+    {"event": "start", "instance": "tiny", "seed": 0, "max_score": 12},
+    {"event": "construction", "score": 5, "wall_s": 0.1},
+    {"event": "best", "score": 9, "wall_s": 0.5, "iteration": 40},
+    {"event": "diversify", "score": 7, "wall_s": 0.6, "diversifications": 1},
+    {"event": "stats", "score": 8, "wall_s": 1.0, "cpu_s": 0.9, "iteration": 90, "moves_per_s": 100.0},
+    {"event": "checkpoint", "iteration": 90, "wall_s": 1.0},
+    {"event": "best", "score": 12, "wall_s": 1.5, "iteration": 120},
+    {"event": "end", "stop_reason": "target_score (12)", "wall_s": 1.6, "cpu_s": 1.4, "iteration": 121},
+]
+
+
+def make_run(tmp_path: Path, events: list[dict], result: str | None) -> Path:
+    """A finished-looking run folder of the tiny puzzle, written by hand (no search needed)."""
+    puzzle = tmp_path / "tiny.txt"
+    puzzle.write_text(TINY_PUZZLE)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "config.yaml").write_text(RunConfig(instance=str(puzzle)).to_yaml())
+    (run_dir / "best.board").write_text(TINY_BOARD)
+    (run_dir / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    if result is not None:
+        (run_dir / "result.json").write_text(result)
+    return run_dir
+
+
+def test_finished_run_reads_the_stop_reason_from_result_json(tmp_path):
+    run_dir = make_run(tmp_path, EVENTS, json.dumps({"stop_reason": "max_iterations (121)"}))
+    lines = run_report(run_dir, plots=False).splitlines()
+    assert lines[0] == "run run: tiny seed 0, finished, stopped by max_iterations (121)"
+    assert lines[1:] == [
+        "best 12/12",
+        "best found at 1.5 s wall, move 120",
+        "last seen at 1.0 s wall, 0.9 s CPU, move 90, 100 moves/s",
+        "diversifications 1, intensifications 0, resumes 0",
+    ]
+
+
+@pytest.mark.parametrize("result", ['{"stop_reason": "targ', "[1, 2]", '{"best_score": 12}', ""])
+def test_corrupt_or_partial_result_json_falls_back_to_the_events(tmp_path, capsys, result):
+    run_dir = make_run(tmp_path, EVENTS, result)
+    assert main(["report", str(run_dir)]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "finished, stopped by target_score (12) (result.json is unreadable" in out.splitlines()[0]
+    assert (run_dir / "score.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_result_json_that_is_not_utf8_falls_back_to_the_events(tmp_path):
+    run_dir = make_run(tmp_path, EVENTS, None)
+    (run_dir / "result.json").write_bytes(b'{"stop_reason": "\xff"}')
+    assert "stopped by target_score (12) (result.json is unreadable" in run_report(run_dir, plots=False)
+
+
+def test_events_after_the_end_mean_a_resumed_unfinished_run(tmp_path):
+    events = [
+        *EVENTS,
+        {"event": "resume", "wall_s": 2.0},
+        {"event": "diversify", "score": 6, "wall_s": 2.1, "diversifications": 2},
+    ]
+    run_dir = make_run(tmp_path, events, "{not json")
+    text = run_report(run_dir, plots=False)
+    assert "resumed, not finished" in text and "diversifications 2, intensifications 0, resumes 1" in text
+
+
+def test_score_series_keeps_the_plotted_points_only(tmp_path):
+    events = [*EVENTS, {"event": "best", "wall_s": 2.0}, {"event": "stats", "score": "x", "wall_s": 2.1}]
+    best, current = score_series(make_run(tmp_path, events, None))
+    assert best == [(0.1, 5), (0.5, 9), (1.5, 12)]
+    assert current == [(0.1, 5), (0.6, 7), (1.0, 8)]
+
+
+def test_report_and_plots_stream_the_events(tmp_path):
+    """A long log is read line by line: memory holds the summary and the plotted points, not the events."""
+    filler = {"event": "checkpoint", "iteration": 1, "wall_s": 1.0, "note": "x" * 200}
+    run_dir = make_run(tmp_path, [EVENTS[0], *[filler] * 20_000, *EVENTS[1:]], None)
+    tracemalloc.start()
+    try:
+        summary = summarise_events(run_dir)
+        best, current = score_series(run_dir)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert summary.ended and summary.last_best["score"] == 12 and len(best) == 3 and len(current) == 3
+    assert peak < 2_000_000, peak  # the events as dicts would take well over 10 MB
+
+
+def test_bytes_that_are_not_utf8_in_events_are_skipped_like_a_torn_line(tmp_path):
+    from e2opt.events import EVENTS, read_events
+
+    (tmp_path / EVENTS).write_bytes(
+        b'{"event":"start"}\n{"event":"best","score":\xff\xfe}\n{"event":"end"}\n'
+    )
+    assert [e["event"] for e in read_events(tmp_path)] == ["start", "end"]
