@@ -207,7 +207,19 @@ def config_from_dict(data: Any, source: str, base_dir: Path | None = None) -> Ru
         raise ConfigError(f"{source}: key 'instance': no puzzle file at {cfg.instance}")
     if cfg.construct.board and not Path(cfg.construct.board).is_file():
         raise ConfigError(f"{source}: key 'construct.board': no board file at {cfg.construct.board}")
+    _check_against_puzzle(cfg, source)
     return cfg
+
+
+def _check_against_puzzle(cfg: RunConfig, source: str) -> None:
+    """Settings that only the puzzle can refute (relaxed cells, a warm-start board): fail before any work."""
+    from .construct import check_against_puzzle
+    from .puzzle import read_puzzle
+
+    problems = check_against_puzzle(cfg.construct, read_puzzle(cfg.instance))
+    if problems:
+        key, problem = problems[0]
+        raise ConfigError(f"{source}: key '{key}': {problem}")
 
 
 def _resolve(path: str, base_dir: Path) -> str:

@@ -17,6 +17,7 @@ from e2opt.construct.cpsat_model import (
     build_model,
     check_relaxed,
     draw_relaxed,
+    max_relaxed,
     spiral_order,
     symmetry_applies,
 )
@@ -88,8 +89,19 @@ def test_draw_relaxed_gives_k_non_adjacent_movable_cells(seed):
 
 
 def test_draw_relaxed_too_many_is_a_clear_error():
+    p = puzzle("brendan_set1/set1_03x03.txt")
+    assert max_relaxed(p) == 5
     with pytest.raises(E2optError, match="relaxed: could not place 6 pairwise non-adjacent"):
-        draw_relaxed(puzzle("brendan_set1/set1_03x03.txt"), 6, np.random.default_rng(0))
+        draw_relaxed(p, 6, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_draw_relaxed_reaches_the_checkerboard_bound_where_a_sequential_draw_gets_stuck(seed):
+    p = puzzle("eternity2.txt")  # 16x16 with the centre hint: 128 cells of each colour, the hint on one
+    assert max_relaxed(p) == 128
+    cells = draw_relaxed(p, 128, np.random.default_rng(seed))
+    assert len(cells) == 128 and (8, 7) not in cells
+    assert_non_adjacent(cells)
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,8 @@ from e2opt.verify import verify_files
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
 E2 = ROOT / "instances" / "eternity2.txt"
-SET1_7X7 = ROOT / "instances" / "brendan_set1" / "set1_07x07.txt"
+SET1 = ROOT / "instances" / "brendan_set1"
+SET1_7X7 = SET1 / "set1_07x07.txt"
 RESULT_KEYS = {
     "instance", "seed", "best_score", "max_score", "best_known", "iterations", "moves_per_s",
     "wall_s", "cpu_s", "time_to_best_s", "stop_reason",
@@ -173,6 +174,15 @@ def test_warm_start_rejects_a_board_of_another_puzzle(tmp_path):
         ({"search": {"holes": "x"}}, "search.holes"),
         ({"stop": {"max_wall_s": -3}}, "stop.max_wall_s"),
         ({"instance": "missing.txt"}, "instance"),
+        ({"construct": {"method": "cpsat", "cpsat": {"relaxed": 19}}}, "construct.cpsat.relaxed"),
+        (
+            {"construct": {"method": "cpsat", "cpsat": {"relaxed_cells": [[0, 0], [1, 0]]}}},
+            "construct.cpsat.relaxed_cells",
+        ),
+        (
+            {"construct": {"method": "board", "board": str(SET1 / "solutions" / "set1_03x03.board")}},
+            "construct.board",
+        ),
     ],
 )
 def test_bad_config_fails_before_any_work(tmp_path, sections, key):

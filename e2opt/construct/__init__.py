@@ -10,7 +10,7 @@ import numpy as np
 
 from ..board import Board, random_board, read_board, rule_violations, score
 from ..config import ConstructConfig
-from ..errors import BoardError
+from ..errors import BoardError, E2optError
 from ..puzzle import Puzzle
 
 
@@ -22,6 +22,36 @@ def board_from_file(puzzle: Puzzle, path: str) -> Board:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise BoardError(f"{path}: not a valid board for {puzzle.name}: {problems[0]}{more}")
     return board
+
+
+def check_against_puzzle(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    """What in the construct section cannot work on this puzzle, as (dotted key, problem) pairs.
+
+    Checked when the config is loaded, so that a run or a sweep stops before any work starts.
+    """
+    from .cpsat_model import check_relaxed, max_relaxed
+
+    problems = []
+    if cfg.method == "board":
+        try:
+            board_from_file(puzzle, cfg.board)
+        except BoardError as exc:
+            problems.append(("construct.board", str(exc)))
+    if cfg.method == "cpsat":
+        if cfg.cpsat.relaxed_cells is not None:
+            try:
+                check_relaxed(puzzle, cfg.cpsat.relaxed_cells)
+            except E2optError as exc:
+                problems.append(("construct.cpsat.relaxed_cells", str(exc)))
+        elif cfg.cpsat.relaxed > max_relaxed(puzzle):
+            problems.append(
+                (
+                    "construct.cpsat.relaxed",
+                    f"at most {max_relaxed(puzzle)} pairwise non-adjacent cells fit on the "
+                    f"{puzzle.rows}x{puzzle.cols} board of {puzzle.name}, got {cfg.cpsat.relaxed}",
+                )
+            )
+    return problems
 
 
 def construct(

@@ -58,8 +58,13 @@ def check_relaxed(puzzle: Puzzle, cells: Iterable[Iterable[int]]) -> list[Cell]:
 
 
 def draw_relaxed(puzzle: Puzzle, k: int, rng: np.random.Generator, keep: Iterable[Cell] = ()) -> list[Cell]:
-    """``keep`` plus random movable cells up to k in all, pairwise non-adjacent; E2optError if none fit."""
-    chosen = list(keep)
+    """``keep`` plus random movable cells up to k in all, pairwise non-adjacent; E2optError if none fit.
+
+    Cells are drawn one by one at random; when that sequential draw gets stuck below k (it fills only
+    about 70% of what fits) and nothing is kept, k random cells of one checkerboard colour are taken.
+    """
+    kept = list(keep)
+    chosen = list(kept)
     taken = set(chosen)
     hinted = puzzle.hint_map()
     cells = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in hinted]
@@ -70,12 +75,25 @@ def draw_relaxed(puzzle: Puzzle, k: int, rng: np.random.Generator, keep: Iterabl
         if (r, c) not in taken and all(n not in taken for _, n in neighbours(puzzle, r, c)):
             chosen.append((r, c))
             taken.add((r, c))
+    if len(chosen) < k and not kept:
+        colour = [[cell for cell in cells if sum(cell) % 2 == side] for side in (0, 1)]
+        big = max(colour, key=len)
+        if len(big) >= k:
+            return [big[i] for i in sorted(rng.choice(len(big), size=k, replace=False))]
     if len(chosen) < k:
         raise E2optError(
             f"relaxed: could not place {k} pairwise non-adjacent relaxed cells on the "
             f"{puzzle.rows}x{puzzle.cols} board (got {len(chosen)}); use a smaller number"
         )
     return chosen
+
+
+def max_relaxed(puzzle: Puzzle) -> int:
+    """How many relaxed cells draw_relaxed can always place: the larger checkerboard colour, hints left out."""
+    hinted = puzzle.hint_map()
+    movable = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in hinted]
+    even = sum(1 for r, c in movable if (r + c) % 2 == 0)
+    return max(even, len(movable) - even)
 
 
 def _turned(puzzle: Puzzle, cells: set[Cell], quarter_turns: int) -> set[Cell]:
