@@ -53,6 +53,7 @@ class CpSatConfig:
     symmetry_level: int | None = 0
     probing_level: int | None = 0
     max_presolve_iterations: int | None = 1
+    restarts: int = 0  # the first round tried again with a new draw of R and a new seed, before any fallback
     fallback: tuple[Literal["more_relaxed", "max_matches"], ...] = ("more_relaxed", "max_matches")
     fallback_rounds: int = 1
     fallback_step: int = 8
@@ -66,6 +67,7 @@ class CpSatConfig:
         for name in ("symmetry_level", "probing_level"):
             _positive(name, getattr(self, name), allow_zero=True)
         _positive("max_presolve_iterations", self.max_presolve_iterations)
+        _positive("restarts", self.restarts, allow_zero=True)
         _positive("fallback_rounds", self.fallback_rounds, allow_zero=True)
         _positive("fallback_step", self.fallback_step)
         _positive("fallback_time_limit_s", self.fallback_time_limit_s)

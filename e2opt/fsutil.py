@@ -15,7 +15,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, fsync: bool = True)
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the file normal permissions
+        os.fchmod(fd, 0o666 & ~UMASK)  # mkstemp makes 0600; give the file normal permissions
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -33,6 +33,9 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+UMASK = _umask()  # read once, at import: setting it later could race with other threads' file creation
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, fsync: bool = True) -> None:

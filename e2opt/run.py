@@ -84,9 +84,11 @@ def make_run_dir(runs_dir: str | Path, name: str, seed: int) -> Path:
     try:
         runs_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise E2optError(f"runs directory {runs_dir}: cannot create it: {exc.strerror}") from None
+        raise E2optError(
+            f"runs directory {runs_dir} (output.runs_dir or --runs-dir): cannot create it: {exc.strerror}"
+        ) from None
     if not os.access(runs_dir, os.W_OK | os.X_OK):
-        raise E2optError(f"runs directory {runs_dir}: not writable")
+        raise E2optError(f"runs directory {runs_dir} (output.runs_dir or --runs-dir): not writable")
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     base = f"{stamp}_{name}_s{seed}"
     for attempt in range(1, 10_000):

@@ -376,3 +376,17 @@ def test_a_stop_request_ends_the_round_at_once_and_starts_no_other():
     assert_valid(p, board)
     assert info["interrupted"] and len(info["rounds"]) == 1 and info["rounds"][0]["wall_s"] < 20
     assert info["fallback"] == "random"
+
+
+def test_restarts_draw_new_relaxed_cells_until_one_round_solves():
+    p = unsolvable_4x4()  # no perfect board: a round is solvable only when R relaxes a join that allows one
+    cfg = CpSatConfig(relaxed=1, restarts=60, fallback=())
+    board, info = construct_cpsat(p, cfg, np.random.default_rng(3))
+    assert_valid(p, board)
+    statuses = info["status"]
+    # infeasible is a proof: a later round that solves had another draw of R
+    assert len(statuses) > 1 and statuses[-1] == "OPTIMAL" and set(statuses[:-1]) == {"INFEASIBLE"}
+    assert not info["fallback_used"] and info["fallback"] is None
+    assert [r["relaxed"] for r in info["rounds"]] == [1] * len(statuses)
+    assert len({r["random_seed"] for r in info["rounds"]}) == len(statuses)  # a new seed every round
+    assert score(p, board) >= p.max_score - 4  # every join away from the one relaxed cell matches
