@@ -19,6 +19,7 @@ from e2opt import fsutil
 from e2opt.board import random_board, read_board, score
 from e2opt.checkpoint import CHECKPOINT, PREVIOUS, CheckpointError, load_checkpoint, save_checkpoint
 from e2opt.config import load_config
+from e2opt.errors import ConfigError
 from e2opt.events import read_events
 from e2opt.puzzle import read_puzzle
 from e2opt.run import make_run_dir, resume_run, run_config
@@ -369,3 +370,17 @@ def test_signal_during_cpsat_construction_ends_cleanly_and_resume_starts_again(t
     assert (run_dir / CHECKPOINT).is_file()
     assert verify_files(SET1_7X7, run_dir / "best.board").score == result["best_score"]
     assert [e["event"] for e in read_events(run_dir)].count("restart") == 1
+
+
+def test_python_api_solve_takes_a_path_or_a_config_with_dotted_overrides(tmp_path):
+    import e2opt
+
+    path = config_file(tmp_path, stop={"max_iterations": 400})
+    by_path = e2opt.solve(path, stop__max_iterations=700, seed=9)
+    assert by_path.iterations == 700 and by_path.seed == 9
+    by_config = e2opt.solve(load_config(path), stop__max_iterations=700, seed=9)
+    assert by_config.best_board == by_path.best_board and by_config.best_score == by_path.best_score
+    assert Path(by_config.run_dir) != Path(by_path.run_dir)
+    assert score(read_puzzle(SMALL), by_path.best_board) == by_path.best_score
+    with pytest.raises(ConfigError, match=r"search\.nope"):
+        e2opt.solve(path, search__nope=1)
