@@ -103,6 +103,7 @@ class SearchConfig:
     tabu_arcs: tuple[int, int] = (10, 30)  # tabu list 2 tenure bounds (moves)
     reverse_penalty: float = 1.0  # weight removed from a reverse arc in tabu list 2
     tie_noise: bool = True  # random choice among equally good reassignments (sideways moves)
+    cost_noise: float = 0.0  # extra noise per cost entry, in joins: moves may then give up joins (noising)
     plateau: int = 3000  # moves without a new best before a diversification
     diversify_swaps: int = 8  # random swap-and-rotate moves per diversification
     intensify_after: int = 4  # plateaus in a row without a new best before restoring the best board
@@ -115,6 +116,7 @@ class SearchConfig:
         _bounds("tabu_cells", self.tabu_cells)
         _bounds("tabu_arcs", self.tabu_arcs)
         _positive("reverse_penalty", self.reverse_penalty, allow_zero=True)
+        _positive("cost_noise", self.cost_noise, allow_zero=True)
         _positive("plateau", self.plateau)
         _positive("diversify_swaps", self.diversify_swaps, allow_zero=True)
         _positive("intensify_after", self.intensify_after)

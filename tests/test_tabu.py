@@ -209,3 +209,16 @@ def test_adopt_best_takes_the_given_board():
     )
     search.adopt_best(solution, puzzle.max_score)
     assert search.best_board() == solution and search.state.best_score == puzzle.max_score
+
+
+def test_cost_noise_lets_moves_give_up_joins_and_the_incremental_score_stays_exact():
+    drops = {}
+    for noise in (0.0, 3.0):
+        _, search = _search(4, rows=7, cols=7, holes=(3, 8), cost_noise=noise, check=True)
+        drops[noise] = 0
+        for _ in range(300):
+            before = search.state.score
+            search.move()
+            search.check()
+            drops[noise] += search.state.score < before
+    assert drops[0.0] == 0 and drops[3.0] > 10

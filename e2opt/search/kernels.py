@@ -150,7 +150,7 @@ def build_costs(
     k,
     it,
     penalty,
-    noise,
+    noise_amp,
     holes,
     piece,
     colour,
@@ -169,15 +169,16 @@ def build_costs(
 
     Weight = matched joins at the piece's best fitting rotation (kept in rots, lowest rotation on
     ties) against the fixed neighbours; cost = -weight, + penalty when the arc holes[j] -> holes[i]
-    is in tabu list 2, FORBIDDEN when the piece cannot fit. With ``noise`` each cost also gets -u/k,
-    u uniform in [0, 1): the noise of a whole assignment is below 1, so it only breaks ties between
-    assignments of equal (penalised) weight, at random, and never trades away a matched join.
+    is in tabu list 2, FORBIDDEN when the piece cannot fit. Each cost also gets -u * noise_amp, u uniform
+    in [0, 1) (16 random bits). With noise_amp = 1/k (tie noise) the noise of a whole assignment is below
+    one join, so it only breaks ties between assignments of equal (penalised) weight, at random, and never
+    trades away a matched join; a larger amplitude (cost noise) lets a move give up joins now and then.
     Matches of all four rotations are counted at once: need[colour] = mask of the hole's sides whose
     neighbour shows that colour, and COUNTS turns it into packed per-rotation counts.
     """
     for j in range(k):
         lifted[j] = piece[holes[j]]
-    scale = 1.0 / (k * 65536.0)  # noise: 16 random bits per entry, four entries per 64-bit draw
+    scale = noise_amp / 65536.0  # noise: 16 random bits per entry, four entries per 64-bit draw
     bits = np.uint64(0)
     left = 0
     for i in range(k):
@@ -212,7 +213,7 @@ def build_costs(
             x = -float(best)
             if tabu_arcs[c, holes[j]] > it:
                 x += penalty
-            if noise:
+            if noise_amp > 0.0:
                 if left == 0:
                     bits = next_u64(rng)
                     left = 4

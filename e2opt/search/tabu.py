@@ -84,7 +84,7 @@ class TabuSearch:
         self._kmin, self._kmax = int(kmin), int(kmax)
         self._bias = float(cfg.bias)
         self._penalty = float(cfg.reverse_penalty)
-        self._noise = bool(cfg.tie_noise)
+        self._tie_noise, self._cost_noise = bool(cfg.tie_noise), float(cfg.cost_noise)
         self._tenures = np.array([*cfg.tabu_cells, *cfg.tabu_arcs], dtype=np.int64)
         self._colour = np.zeros((n, 4), dtype=np.int64)
         self._mis = np.zeros(n, dtype=np.int64)
@@ -152,7 +152,8 @@ class TabuSearch:
     def _reassign(self, k: int) -> None:
         """Lift the pieces of holes[:k] and put them back optimally (Algorithm 1 steps 2-4)."""
         st = self.state
-        kernels.build_costs(k, st.iteration, self._penalty, self._noise, *self._cost_args)
+        noise_amp = self._tie_noise / k + self._cost_noise  # per cost entry, in joins
+        kernels.build_costs(k, st.iteration, self._penalty, noise_amp, *self._cost_args)
         assign = linear_sum_assignment(self._views[k])[1]
         st.score += kernels.apply_assignment(k, st.iteration, assign, *self._apply_args)
 
