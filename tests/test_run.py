@@ -384,3 +384,24 @@ def test_python_api_solve_takes_a_path_or_a_config_with_dotted_overrides(tmp_pat
     assert score(read_puzzle(SMALL), by_path.best_board) == by_path.best_score
     with pytest.raises(ConfigError, match=r"search\.nope"):
         e2opt.solve(path, search__nope=1)
+
+
+def test_second_sigint_stops_at_once_and_leaves_whole_files(tmp_path):
+    path = config_file(tmp_path, instance=E2, stop={"max_iterations": None, "max_wall_s": 120})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "run", str(path), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    runs = tmp_path / "runs"
+    _wait_for(runs)
+    run_dir = next(iter(runs.iterdir()))
+    _wait_for(run_dir / CHECKPOINT)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode in (0, 130), err  # 0 when the first signal's clean stop won the race
+    assert "Traceback" not in err
+    load_checkpoint(run_dir)  # raises if no checkpoint is whole
+    report = verify_files(E2, run_dir / "best.board")
+    assert report.valid

@@ -18,6 +18,8 @@ from e2opt.stop import AnyOf, Clock, MaxIntensifications, MaxIterations, TargetS
 
 
 def _search(seed: int = 0, rows: int = 6, cols: int = 6, hints: int = 2, **cfg) -> tuple[Puzzle, TabuSearch]:
+    """A search on a generated puzzle; the move is the plain optimal one unless cost_noise is given."""
+    cfg.setdefault("cost_noise", 0.0)
     puzzle, _ = generate(rows, cols, 3, 4, seed, hints)
     rng = np.random.default_rng(seed)
     return puzzle, TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig(**cfg), rng)
@@ -72,7 +74,7 @@ def test_penalised_reverse_arc_is_not_taken_when_an_equal_alternative_exists(pen
     used_penalised = used_free = 0
     for seed in range(40):
         rng = np.random.default_rng(seed)
-        cfg = SearchConfig(reverse_penalty=penalty, tie_noise=True, holes=5)
+        cfg = SearchConfig(reverse_penalty=penalty, tie_noise=True, cost_noise=0.0, holes=5)
         search = TabuSearch(puzzle, board, cfg, rng)
         st = search.state
         penalised = {(x, y) for x in holes for y in holes if x != y and rng.random() < 0.5}
