@@ -53,7 +53,9 @@ class CpSatConfig:
     symmetry_level: int | None = 0
     probing_level: int | None = 0
     max_presolve_iterations: int | None = 1
-    restarts: int = 3  # the first round tried again with a new draw of R and a new seed, before any fallback
+    restarts: int = (
+        3  # the first round again, new draw of R (unless relaxed_cells) and new seed, before any fallback
+    )
     fallback: tuple[Literal["more_relaxed", "max_matches"], ...] = ("more_relaxed", "max_matches")
     fallback_rounds: int = 1
     fallback_step: int = 8

@@ -287,11 +287,11 @@ def run_config(cfg: RunConfig, quiet: bool = True, run_dir: Path | None = None) 
 def _construction_line(info: dict, max_score: int) -> str:
     """What construction did, for people: the score, and a CP-SAT fallback when one was needed."""
     line = f"construction ({info['method']}): {info['score']}/{max_score}"
+    if info.get("interrupted"):
+        return line + "; interrupted: the run ends before its search, `e2opt resume` starts it again"
     if info.get("fallback"):
         statuses = ", ".join(str(status) for status in info.get("status", []))
         line += f"; CP-SAT found no solution in time ({statuses}), fell back to {info['fallback']}"
-    if info.get("interrupted"):
-        line += "; interrupted: the run ends before its search, `e2opt resume` starts it again"
     return line
 
 
@@ -324,7 +324,7 @@ def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ..
         run.progress.message(f"warning: {warning}")
     try:
         search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state))
-    except (ValueError, IndexError) as exc:
+    except ValueError as exc:
         raise E2optError(f"{run_dir}: the checkpoint does not fit {cfg.instance} ({exc})") from None
     adopted = _adopt_saved_best(puzzle, search, run_dir)
     run.events.write(
@@ -337,7 +337,12 @@ def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ..
 
 
 def _restart(cfg: RunConfig, run_dir: Path, quiet: bool) -> Result:
-    """A run stopped before its first checkpoint (during construction) starts again in its folder."""
+    """A run stopped before its first checkpoint (during construction) starts again in its folder.
+
+    The stopped attempt's best.board and result.json go first, so nothing of it can be taken for the new one's.
+    """
+    for name in (BEST, RESULT):
+        (run_dir / name).unlink(missing_ok=True)
     log = EventLog(run_dir)
     log.write("restart", reason="no checkpoint yet: stopped during construction")
     log.close()

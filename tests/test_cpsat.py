@@ -390,3 +390,17 @@ def test_restarts_draw_new_relaxed_cells_until_one_round_solves():
     assert [r["relaxed"] for r in info["rounds"]] == [1] * len(statuses)
     assert len({r["random_seed"] for r in info["rounds"]}) == len(statuses)  # a new seed every round
     assert score(p, board) >= p.max_score - 4  # every join away from the one relaxed cell matches
+
+
+def test_an_error_inside_the_solver_thread_reaches_the_caller():
+    from e2opt.construct.cpsat import solve_interruptibly
+
+    class Broken:
+        def solve(self, model):
+            raise RuntimeError("solver exploded")
+
+        def stop_search(self):
+            pass
+
+    with pytest.raises(RuntimeError, match="solver exploded"):
+        solve_interruptibly(Broken(), None, lambda: False)

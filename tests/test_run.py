@@ -405,3 +405,16 @@ def test_second_sigint_stops_at_once_and_leaves_whole_files(tmp_path):
     load_checkpoint(run_dir)  # raises if no checkpoint is whole
     report = verify_files(E2, run_dir / "best.board")
     assert report.valid
+
+
+@pytest.mark.parametrize("other", [SET1 / "set1_05x05.txt", SET1 / "set1_06x06.txt"])
+def test_resume_against_another_puzzle_is_a_clear_error(tmp_path, other):
+    result = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 300})))
+    run_dir = Path(result.run_dir)
+    config = yaml.safe_load((run_dir / "config.yaml").read_text())
+    config["instance"] = str(other)  # the puzzle file was swapped under the run: other size, or other pieces
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(config))
+    proc = cli("resume", str(run_dir), "--quiet", "--set", "stop.max_iterations=600")
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "checkpoint does not fit" in lines[0]

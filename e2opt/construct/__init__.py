@@ -29,8 +29,6 @@ def check_against_puzzle(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str
 
     Checked when the config is loaded, so that a run or a sweep stops before any work starts.
     """
-    from .cpsat_model import check_relaxed, max_relaxed
-
     problems = []
     if cfg.method == "board":
         try:
@@ -38,6 +36,8 @@ def check_against_puzzle(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str
         except BoardError as exc:
             problems.append(("construct.board", str(exc)))
     if cfg.method == "cpsat":
+        from .cpsat_model import check_relaxed, max_relaxed  # ortools loads only when CP-SAT is used
+
         if cfg.cpsat.relaxed_cells is not None:
             try:
                 check_relaxed(puzzle, cfg.cpsat.relaxed_cells)

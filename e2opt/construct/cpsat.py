@@ -89,7 +89,14 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel, stop
     run at once and a stop request reaches CP-SAT through stop_search (an ordinary time-limit stop).
     """
     outcome: list = []
-    thread = threading.Thread(target=lambda: outcome.append(solver.solve(model)), daemon=True)
+
+    def solve() -> None:
+        try:
+            outcome.append(solver.solve(model))
+        except BaseException as exc:  # handed to the main thread, raised there
+            outcome.append(exc)
+
+    thread = threading.Thread(target=solve, daemon=True)
     thread.start()
     try:
         while thread.is_alive():
@@ -100,6 +107,8 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel, stop
         if thread.is_alive():  # a second Ctrl-C (KeyboardInterrupt): do not leave CP-SAT running
             solver.stop_search()
             thread.join()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
     return outcome[0]
 
 

@@ -57,6 +57,21 @@ class SearchState:
             best_score=score,
         )
 
+    def check_fits(self, n: int) -> None:
+        """ValueError unless the arrays are those of an n-cell board: shapes, a permutation, rotations 0-3."""
+        shapes = {"tabu_arcs": (n, n), "rng": (1,)}
+        for name in _ARRAYS:
+            want = shapes.get(name, (n,))
+            if getattr(self, name).shape != want:
+                raise ValueError(
+                    f"search state: {name} has shape {getattr(self, name).shape}, expected {want}"
+                )
+        for board in ("", "best_"):
+            if not np.array_equal(np.sort(getattr(self, board + "piece")), np.arange(n)):
+                raise ValueError(f"search state: {board}piece is not a permutation of the {n} pieces")
+            if not np.all((getattr(self, board + "rot") >= 0) & (getattr(self, board + "rot") < 4)):
+                raise ValueError(f"search state: {board}rot holds a rotation outside 0-3")
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for an .npz checkpoint: numpy arrays (copied) and Python ints/floats."""
         out: dict[str, Any] = {}

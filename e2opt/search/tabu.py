@@ -7,7 +7,8 @@ plateaus in a row without a new best trigger an intensification (the best board 
 Choices where the paper is vague: a plateau counts moves since the last new best or plateau event;
 the intensification replaces that plateau's diversification; tabu lists survive both. Holes of all
 kinds go into one move, a piece that cannot fit a hole getting a forbidden cost (the identity is
-always feasible). Tie noise makes equal-weight reassignments random sideways moves.
+always feasible). Tie noise makes equal-weight reassignments random sideways moves; cost noise
+(``cost_noise`` joins per cost entry) lets a move give up joins now and then (the noising method).
 """
 
 from __future__ import annotations
@@ -67,9 +68,19 @@ class TabuSearch:
 
     @classmethod
     def from_state(cls, puzzle: Puzzle, cfg: SearchConfig, state: SearchState) -> TabuSearch:
-        """Continue a search from a saved state (see SearchState.to_dict / from_dict)."""
+        """Continue a search from a saved state (see SearchState.to_dict / from_dict).
+
+        ValueError when the state does not belong to this puzzle (checked before any kernel reads it:
+        numba does not check bounds).
+        """
+        flat = FlatPuzzle.of(puzzle)
+        state.check_fits(flat.n)
+        rule_problems = rule_violations(puzzle, flat.board(state.piece, state.rot))
+        rule_problems += rule_violations(puzzle, flat.board(state.best_piece, state.best_rot))
+        if rule_problems:
+            raise ValueError(f"search state: {rule_problems[0]}")
         search = cls.__new__(cls)
-        search._setup(puzzle, cfg, state, FlatPuzzle.of(puzzle))
+        search._setup(puzzle, cfg, state, flat)
         score = search._recompute()
         if score != state.score:
             raise ValueError(f"search state: score {state.score} does not match its board ({score})")
@@ -141,7 +152,7 @@ class TabuSearch:
             st.time_to_best_wall, st.time_to_best_cpu = float(wall_s), float(cpu_s)
 
     def move(self) -> None:
-        """One assignment move (Algorithm 1 steps 1-4); the score never drops."""
+        """One assignment move (Algorithm 1 steps 1-4); without cost noise the score never drops."""
         st = self.state
         it = st.iteration
         k = kernels.select_holes(self._mode, self._kmin, self._kmax, self._bias, it, *self._select_args)
