@@ -211,21 +211,25 @@ def _wait_for(path: Path, timeout: float = 120) -> None:
         time.sleep(0.1)
 
 
+def _start_run(config: Path, runs: Path) -> tuple[subprocess.Popen, Path]:
+    """``e2opt run CONFIG --quiet`` in a subprocess, and its run folder once it exists."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "run", str(config), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    _wait_for(runs)
+    return proc, next(iter(runs.iterdir()))
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_signal_finishes_cleanly(tmp_path, sig):
     path = config_file(tmp_path, stop={"max_iterations": None, "max_wall_s": 120})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "run", str(path), "--quiet"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    runs = tmp_path / "runs"
-    _wait_for(runs)
-    _wait_for(next(iter(runs.iterdir())) / CHECKPOINT)
+    proc, run_dir = _start_run(path, tmp_path / "runs")
+    _wait_for(run_dir / CHECKPOINT)
     time.sleep(1.0)
     proc.send_signal(sig)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
-    run_dir = next(iter(runs.iterdir()))
     result = json.loads((run_dir / "result.json").read_text())
     assert result["stop_reason"] == signal.Signals(sig).name
     assert result["wall_s"] < 60
@@ -343,13 +347,7 @@ def test_signal_during_cpsat_construction_ends_cleanly_and_resume_starts_again(t
     path = config_file(
         tmp_path, instance=SET1_7X7, construct=CPSAT_SLOW, stop={"max_iterations": 300, "max_wall_s": 600}
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "run", str(path), "--quiet"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    runs = tmp_path / "runs"
-    _wait_for(runs)
-    run_dir = next(iter(runs.iterdir()))
+    proc, run_dir = _start_run(path, tmp_path / "runs")
     _wait_for(run_dir / "events.jsonl")
     time.sleep(2.0)  # inside CP-SAT's 60 s round
     started = time.time()
@@ -388,13 +386,7 @@ def test_python_api_solve_takes_a_path_or_a_config_with_dotted_overrides(tmp_pat
 
 def test_second_sigint_stops_at_once_and_leaves_whole_files(tmp_path):
     path = config_file(tmp_path, instance=E2, stop={"max_iterations": None, "max_wall_s": 120})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "run", str(path), "--quiet"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    runs = tmp_path / "runs"
-    _wait_for(runs)
-    run_dir = next(iter(runs.iterdir()))
+    proc, run_dir = _start_run(path, tmp_path / "runs")
     _wait_for(run_dir / CHECKPOINT)
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
