@@ -28,7 +28,7 @@ from e2opt.verify import verify_texts
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 SET1 = INSTANCES / "brendan_set1"
-FAST = CpSatConfig(relaxed=0, time_limit_s=60.0, fallback=())
+FAST = CpSatConfig(relaxed=0, time_limit_s=60.0, restarts=0, fallback=())
 
 
 def puzzle(name: str) -> Puzzle:
@@ -255,7 +255,7 @@ def test_same_seed_single_worker_gives_the_same_board():
 
 def test_no_solution_in_time_falls_back_to_a_random_board():
     p = puzzle("eternity2.txt")
-    cfg = CpSatConfig(relaxed=0, time_limit_s=0.5, fallback=(), table="element")
+    cfg = CpSatConfig(relaxed=0, time_limit_s=0.5, restarts=0, fallback=(), table="element")
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["fallback_used"] and info["fallback"] == "random"
@@ -265,7 +265,7 @@ def test_no_solution_in_time_falls_back_to_a_random_board():
 
 def test_infeasible_round_falls_back_to_more_relaxed_cells():
     p = unsolvable_4x4()
-    cfg = CpSatConfig(relaxed=0, fallback=("more_relaxed",), fallback_rounds=3, fallback_step=1)
+    cfg = CpSatConfig(relaxed=0, restarts=0, fallback=("more_relaxed",), fallback_rounds=3, fallback_step=1)
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["status"][0] == "INFEASIBLE" and info["fallback"] == "more_relaxed"
@@ -275,7 +275,7 @@ def test_infeasible_round_falls_back_to_more_relaxed_cells():
 
 def test_max_matches_fallback_maximises_matched_joins():
     p = unsolvable_4x4()
-    cfg = CpSatConfig(relaxed=0, fallback=("max_matches",), fallback_time_limit_s=20.0)
+    cfg = CpSatConfig(relaxed=0, restarts=0, fallback=("max_matches",), fallback_time_limit_s=20.0)
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["status"] == ["INFEASIBLE", "OPTIMAL"] and info["fallback"] == "max_matches"
@@ -306,7 +306,7 @@ def test_deadline_leaves_no_time_so_the_board_is_random():
 
 def test_deadline_shortens_the_round_or_skips_a_table_model_too_big_to_load_in_time():
     p = puzzle("eternity2.txt")
-    cfg = CpSatConfig(relaxed=0, fallback=(), table="element")
+    cfg = CpSatConfig(relaxed=0, restarts=0, fallback=(), table="element")
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0), deadline_s=3.0)
     assert_valid(p, board)
     assert info["status"] == ["UNKNOWN"] and info["rounds"][0]["time_limit_s"] <= 3.0
@@ -355,7 +355,11 @@ def test_a_model_cpsat_cannot_take_falls_back_instead_of_failing(monkeypatch):
     monkeypatch.setattr(cpsat, "build_model", refuse_hard_models)
     p = puzzle("brendan_set1/set1_04x04.txt")
     cfg = CpSatConfig(
-        relaxed=0, fallback=("more_relaxed", "max_matches"), fallback_step=2, fallback_time_limit_s=10.0
+        relaxed=0,
+        restarts=0,
+        fallback=("more_relaxed", "max_matches"),
+        fallback_step=2,
+        fallback_time_limit_s=10.0,
     )
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import BOARDS, INSTANCES, SET1
+from conftest import INSTANCES, SET1
 
 from e2opt.cli import main
 from e2opt.config import SearchConfig
@@ -350,16 +350,20 @@ def test_ctrl_c_stops_a_run_in_flight_cleanly_and_resume_continues_it(tmp_path, 
     assert events.count("start") == 1 and events.count("resume") == 1
 
 
-def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path, base, capsys):
-    wrong_board = BOARDS / "clue1_6x6_solution_60.board"  # a 6x6 board: construction fails for the 4x4 puzzle
+def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path, base):
+    warm = tmp_path / "warm.board"  # a valid warm start when the sweep is checked and expanded ...
+    warm.write_text((SET1 / "solutions" / "set1_04x04.board").read_text())
     path = sweep_file(
         tmp_path,
         seeds=2,
-        variants={"good": {}, "bad": {"construct.method": "board", "construct.board": str(wrong_board)}},
+        variants={"good": {}, "bad": {"construct.method": "board", "construct.board": str(warm)}},
     )
-    assert main(["sweep", str(path), "--workers", "1"]) == 1
-    out = capsys.readouterr().out
-    (sweep_dir,) = (tmp_path / "runs").iterdir()
+    sweep = load_sweep(path)
+    sweep_dir = create_sweep(sweep)
+    warm.write_text("not a board\n")  # ... and broken before its runs start: they raise ConfigError
+    outcome = run_sweep(sweep, sweep_dir, workers=1)
+    assert outcome.counts == {"done": 2, "failed": 2} and not outcome.interrupted
+    out = write_summary(sweep_dir)
     assert statuses(sweep_dir) == {
         "good_s1": "done",
         "bad_s1": "failed",
@@ -367,8 +371,9 @@ def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path, base, capsys)
         "bad_s2": "failed",
     }
     sweep = Sweep.load(sweep_dir)
-    assert sweep.error_of("bad_s1").startswith("BoardError:") and sweep.error_of("good_s1") is None
-    assert "BoardError" in (sweep_dir / "bad_s1" / "error.txt").read_text()
+    assert sweep.error_of("bad_s1").startswith("ConfigError:") and sweep.error_of("good_s1") is None
+    assert "not a valid board" in sweep.error_of("bad_s1") or "header" in sweep.error_of("bad_s1")
+    assert "ConfigError" in (sweep_dir / "bad_s1" / "error.txt").read_text()
     rows = list(csv.DictReader((sweep_dir / "summary.csv").open()))
     assert [(r["run"], r["variant"], r["status"]) for r in rows] == [
         ("good_s1", "good", "done"),
@@ -379,7 +384,7 @@ def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path, base, capsys)
     for r in rows[::2]:
         result = json.loads((sweep_dir / r["run"] / "result.json").read_text())
         assert int(r["best_score"]) == result["best_score"] and float(r["cpu_s"]) == result["cpu_s"]
-    assert "| good | 2/2 |" in out and "| bad | 0/2 |" in out and "`bad_s2`: failed — BoardError" in out
+    assert "| good | 2/2 |" in out and "| bad | 0/2 |" in out and "`bad_s2`: failed — ConfigError" in out
     assert (sweep_dir / "boxplot_variant.png").read_bytes()[:4] == b"\x89PNG"
     summary = (sweep_dir / "summary.csv").read_text()
     (sweep_dir / "summary.csv").unlink()
