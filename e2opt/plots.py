@@ -52,6 +52,8 @@ def score_png(run_dir: Path, max_score: int, title: str) -> bytes:
     if current:
         ax.plot(*zip(*current, strict=True), ".", color="#9aa5b1", markersize=3, label="current")
     if best:
+        if current and current[-1][0] > best[-1][0]:
+            best = [*best, (current[-1][0], best[-1][1])]  # the best line runs on to the last sample
         xs, ys = zip(*best, strict=True)
         ax.step(list(xs), list(ys), where="post", color="#1f6feb", linewidth=1.8, label="best")
         low = min(ys)
