@@ -74,8 +74,8 @@ class Trace:
     bests: tuple[tuple[float, int], ...]
 
     def score_at(self, cpu_s: float) -> int:
-        """The best score reached within ``cpu_s`` CPU seconds (the first entry is the initial board)."""
-        return max(score for at, score in self.bests if at <= cpu_s or at == self.bests[0][0])
+        """The best score reached within ``cpu_s`` CPU seconds (at least the initial board's, the first entry)."""
+        return max((score for at, score in self.bests if at <= cpu_s), default=self.bests[0][1])
 
 
 def search_once(puzzle: Puzzle, cfg: SearchConfig, seed: int, cpu_s: float, to_target: bool = True) -> Trace:

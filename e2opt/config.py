@@ -221,9 +221,8 @@ def config_from_dict(data: Any, source: str, base_dir: Path | None = None) -> Ru
 def _check_against_puzzle(cfg: RunConfig, source: str) -> None:
     """Settings that only the puzzle can refute (relaxed cells, a warm-start board): fail before any work."""
     from .construct import check_against_puzzle
-    from .puzzle import read_puzzle
 
-    problems = check_against_puzzle(cfg.construct, read_puzzle(cfg.instance))
+    problems = check_against_puzzle(cfg.construct, cfg.instance)
     if problems:
         key, problem = problems[0]
         raise ConfigError(f"{source}: key '{key}': {problem}")

@@ -11,7 +11,7 @@ import numpy as np
 from ..board import Board, random_board, read_board, rule_violations, score
 from ..config import ConstructConfig
 from ..errors import BoardError, E2optError
-from ..puzzle import Puzzle
+from ..puzzle import Puzzle, read_puzzle
 
 
 def board_from_file(puzzle: Puzzle, path: str) -> Board:
@@ -24,12 +24,16 @@ def board_from_file(puzzle: Puzzle, path: str) -> Board:
     return board
 
 
-def check_against_puzzle(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
-    """What in the construct section cannot work on this puzzle, as (dotted key, problem) pairs.
+def check_against_puzzle(cfg: ConstructConfig, instance: str) -> list[tuple[str, str]]:
+    """What in the construct section cannot work on the puzzle file, as (dotted key, problem) pairs.
 
-    Checked when the config is loaded, so that a run or a sweep stops before any work starts.
+    Checked when the config is loaded, so that a run or a sweep stops before any work starts; the
+    puzzle is read only for the methods that depend on it.
     """
-    problems = []
+    problems: list[tuple[str, str]] = []
+    if cfg.method == "random":
+        return problems
+    puzzle = read_puzzle(instance)
     if cfg.method == "board":
         try:
             board_from_file(puzzle, cfg.board)
