@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from .errors import BoardError
-from .fsutil import atomic_write_text
-from .puzzle import KIND_NAMES, Puzzle, is_natural
+from .fsutil import UnreadableFile, atomic_write_text, read_user_text, show_token
+from .puzzle import KIND_NAMES, PUZZLE_LIMIT_MB, Puzzle, check_size, natural_problem
 
 
 @dataclass(eq=False)
@@ -137,9 +136,12 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     """Parse .board text; raise BoardError naming the file and line on any malformed token."""
     lines = [(i + 1, ln.split("#", 1)[0].split()) for i, ln in enumerate(text.splitlines())]
     lines = [(no, toks) for no, toks in lines if toks]
-    if not lines or len(lines[0][1]) != 2 or not all(is_natural(t) for t in lines[0][1]):
+    if not lines or len(lines[0][1]) != 2 or any(natural_problem(t) for t in lines[0][1]):
         raise BoardError(f"{path}, line {lines[0][0] if lines else 1}: missing header 'rows cols'")
     rows, cols = (int(t) for t in lines[0][1])
+    size_problem = check_size(rows, cols)
+    if size_problem:
+        raise BoardError(f"{path}, line {lines[0][0]}: bad header: {size_problem}")
     body = lines[1:]
     if len(body) != rows:
         where = body[rows][0] if len(body) > rows else (body[-1][0] if body else lines[0][0])
@@ -151,8 +153,8 @@ def parse_board(text: str, path: str = "<string>") -> Board:
             raise BoardError(f"{path}, line {no}: expected {cols} cells 'piece:rotation', got {len(toks)}")
         for c, tok in enumerate(toks):
             p, sep, k = tok.partition(":")
-            if not (sep and is_natural(p) and is_natural(k)):
-                raise BoardError(f"{path}, line {no}: '{tok}' is not 'piece:rotation'")
+            if not sep or natural_problem(p) or natural_problem(k):
+                raise BoardError(f"{path}, line {no}: {show_token(tok)} is not 'piece:rotation'")
             piece[r, c], rot[r, c] = int(p), int(k)
     return Board(piece, rot)
 
@@ -160,9 +162,9 @@ def parse_board(text: str, path: str = "<string>") -> Board:
 def read_board(path: str | os.PathLike) -> Board:
     """Read a .board file; raise BoardError on a missing or malformed file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BoardError(f"{path}: cannot read board file: {exc.strerror or exc}") from None
+        text = read_user_text(path, PUZZLE_LIMIT_MB)
+    except UnreadableFile as exc:
+        raise BoardError(f"{path}: cannot read board file: {exc}") from None
     return parse_board(text, str(path))
 
 

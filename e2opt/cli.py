@@ -34,6 +34,10 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
+def _add_force(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true", help="replace output files that exist")
+
+
 class RunCmd(Command):
     name = "run"
     help = "construct an initial board and search from it; writes a run folder"
@@ -67,12 +71,18 @@ class ResumeCmd(Command):
 
     def run(self, args):
         from .errors import ConfigError
-        from .run import resume_run
+        from .run import AlreadyFinished, resume_run
 
         for text in args.set:
             if not text.startswith("stop."):
                 raise ConfigError(f"--set {text}: resume only changes stop.* criteria")
-        result = resume_run(args.run_dir, quiet=args.quiet, overrides=tuple(args.set))
+        try:
+            result = resume_run(args.run_dir, quiet=args.quiet, overrides=tuple(args.set))
+        except AlreadyFinished as exc:
+            if args.set:
+                raise
+            print(exc)  # not a mistake: there is nothing left to do
+            return 0
         print(result.summary())
         return 0
 
@@ -120,12 +130,15 @@ class GenerateCmd(Command):
         parser.add_argument("--hints", type=int, default=0, help="how many solution cells become hints")
         parser.add_argument("-o", "--output", required=True, help="puzzle file to write")
         parser.add_argument("--solution", help="also write the planted solution as a .board file")
+        _add_force(parser)
 
     def run(self, args):
         from .board import write_board
+        from .fsutil import check_outputs
         from .generate import generate
         from .puzzle import write_puzzle
 
+        check_outputs({"-o": args.output, "--solution": args.solution}, {}, args.force)
         puzzle, solution = generate(
             args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed, args.hints
         )
@@ -145,12 +158,15 @@ class RenderCmd(Command):
         parser.add_argument("board")
         parser.add_argument("-o", "--output", required=True, help="out.svg or out.png")
         parser.add_argument("--title", help="name shown before the score (default: the puzzle file's name)")
+        _add_force(parser)
 
     def run(self, args):
         from .board import read_board
+        from .fsutil import check_outputs
         from .puzzle import read_puzzle
         from .render import render_board
 
+        check_outputs({"-o": args.output}, {"puzzle": args.puzzle, "board": args.board}, args.force)
         puzzle = read_puzzle(args.puzzle)
         board = read_board(args.board)
         render_board(puzzle, board, args.output, title=args.title)

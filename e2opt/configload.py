@@ -9,11 +9,16 @@ Range checks live in each dataclass's ``__post_init__`` and raise ValueError("<f
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
+import yaml
+
 from .errors import ConfigError
+
+MAX_INT = 2**63 - 1  # config integers reach numpy and numba as int64
 
 
 class _Mismatch(Exception):
@@ -75,7 +80,11 @@ def _convert(value: Any, tp: Any, where: str, source: str) -> Any:
         raise _Mismatch(f"expected true or false, got {value!r}")
     if tp is int:
         if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > MAX_INT:
+                raise _Mismatch(f"{value} is out of range (at most {MAX_INT})")
             return value
+        if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
+            return int(value)  # 1e6 in YAML is a float with an integer value
         raise _Mismatch(f"expected an integer, got {value!r}")
     if tp is float:
         if isinstance(value, int | float) and not isinstance(value, bool):
@@ -96,20 +105,20 @@ def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
     for key, value in data.items():
         where = f"{prefix}.{key}" if prefix else str(key)
         if key not in names:
-            known = ", ".join(sorted(names))
-            raise ConfigError(f"{source}: unknown key '{where}' (known here: {known})")
+            problem = f"unknown key '{where}' (known here: {', '.join(sorted(names))})"
+            raise ConfigError(f"{source}: {problem}", where, problem)
         if value is None and dataclasses.is_dataclass(hints[key]):
             value = {}  # a section whose keys are all commented out: YAML reads it as null
         try:
             kwargs[key] = _convert(value, hints[key], where, source)
         except _Mismatch as exc:
-            raise ConfigError(f"{source}: key '{where}': {exc}") from None
+            raise ConfigError(f"{source}: key '{where}': {exc}", where, str(exc)) from None
     try:
         return cls(**kwargs)
     except ValueError as exc:
         field, _, msg = str(exc).partition(": ")
         where = f"{prefix}.{field}" if prefix else field
-        raise ConfigError(f"{source}: key '{where}': {msg or exc}") from None
+        raise ConfigError(f"{source}: key '{where}': {msg or exc}", where, msg or str(exc)) from None
 
 
 def to_plain(obj: Any) -> Any:
@@ -133,3 +142,39 @@ def set_dotted(data: dict, dotted: str, value: Any) -> None:
             raise ConfigError(f"--set {dotted}: '{key}' is not a section")
         node = nxt
     node[keys[-1]] = value
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML 1.2 numbers (``1e6`` without a dot is a float, as in JSON) and no duplicate keys."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9][0-9_]*(\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+
+def _mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    """A mapping, refusing a key given twice (PyYAML would keep the last one silently)."""
+    loader.flatten_mapping(node)
+    first: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            if key in first:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (first on line {first[key]})", key_node.start_mark
+                )
+            first[key] = key_node.start_mark.line + 1
+        except TypeError:
+            continue  # an unhashable key: construct_mapping says so
+    return loader.construct_mapping(node, deep)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
+
+
+def yaml_load(text: str) -> Any:
+    """Parse YAML text for configs, sweep files and ``--set`` values (see _Loader)."""
+    return yaml.load(text, Loader=_Loader)

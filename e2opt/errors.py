@@ -19,4 +19,12 @@ class BoardError(E2optError):
 
 
 class ConfigError(E2optError):
-    """A bad config: names the file and the dotted key path."""
+    """A bad config: names the file and the dotted key path.
+
+    ``key`` (dotted) and ``problem`` (the message without its source), when set, let a value that came
+    from the command line be blamed on its option instead of on the config file.
+    """
+
+    def __init__(self, message: str, key: str | None = None, problem: str | None = None):
+        super().__init__(message)
+        self.key, self.problem = key, problem

@@ -13,7 +13,10 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, fsync: bool = True)
     flush to disk that protects against power loss, for files rewritten many times a second.
     """
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:  # name the file the user asked for, not the temporary one
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
         os.fchmod(fd, 0o666 & ~UMASK)  # mkstemp makes 0600; give the file normal permissions
         with os.fdopen(fd, "wb") as f:
@@ -22,9 +25,11 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, fsync: bool = True)
             if fsync:
                 os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.errno is not None and exc.filename in (tmp, None):
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
 
 
@@ -41,3 +46,61 @@ UMASK = _umask()  # read once, at import: setting it later could race with other
 def atomic_write_text(path: str | os.PathLike, text: str, fsync: bool = True) -> None:
     """Text version of atomic_write_bytes (UTF-8)."""
     atomic_write_bytes(path, text.encode("utf-8"), fsync)
+
+
+class UnreadableFile(Exception):
+    """A user's input file that cannot be read as text; the message is the problem, without the path."""
+
+
+def read_user_text(path: str | os.PathLike, limit_mb: int) -> str:
+    """The UTF-8 text of a user's input file (a byte-order mark dropped); UnreadableFile says why not.
+
+    Files over ``limit_mb`` MB are refused before they are read, so a wrong file cannot exhaust memory.
+    """
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise UnreadableFile("is a folder, not a file")
+        if size > limit_mb * 2**20:
+            raise UnreadableFile(f"too large ({size / 2**20:.0f} MB; at most {limit_mb} MB is read)")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UnreadableFile("no such file") from None
+    except OSError as exc:
+        raise UnreadableFile(f"cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(f"not UTF-8 text (bad byte at offset {exc.start})") from None
+
+
+def show_token(token: str, limit: int = 40) -> str:
+    """A token quoted for an error message: invisible or control characters escaped, long tokens cut."""
+    cut = token if len(token) <= limit else token[:limit] + "..."
+    return f"'{cut}'" if cut.isprintable() else ascii(cut)
+
+
+def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None], force: bool) -> None:
+    """Refuse outputs that would destroy a file by accident: E2optError naming the options.
+
+    An output may not be an input or another output (same file, however spelled); an existing file is
+    replaced only with ``force``.
+    """
+    from .errors import E2optError
+
+    seen: dict[Path, str] = {}
+    for option, path in inputs.items():
+        if path is not None:
+            seen[Path(path).resolve()] = option
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        where = Path(path).resolve()
+        if where in seen:
+            raise E2optError(f"{option} {path}: the same file as {seen[where]}; give another path")
+        seen[where] = option
+        if where.is_dir():
+            raise E2optError(f"{option} {path}: is a folder; give a file path")
+        if where.exists() and not force:
+            raise E2optError(f"{option} {path}: the file exists; give --force to replace it")

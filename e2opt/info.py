@@ -36,7 +36,7 @@ def describe(puzzle: Puzzle) -> str:
     for p in range(n):
         on_frame = frame_sides(puzzle, p)
         for s in range(4):
-            colour = int(puzzle.pieces[p][s])
+            colour = puzzle.user_colour(int(puzzle.pieces[p][s]))
             if colour != GREY:
                 counts[colour] += 1
                 (frame_count if s in on_frame else inner_count)[colour] += 1

@@ -3,6 +3,9 @@
 File format (see instances/README.md): line 1 ``rows cols``; then one line ``t r b l`` per piece
 (piece ids 0.. in file order); then optional ``hint piece row col rotation`` lines.
 Blank lines and ``#`` comments are ignored. Sides are indexed top=0, right=1, bottom=2, left=3.
+Colour ids are renumbered 1..K in increasing order when a file is read (grey stays 0), so memory depends
+on how many colours a puzzle uses, not on their values; ``Puzzle.colour_ids`` keeps the file's ids, and
+``format_puzzle`` and messages use them.
 """
 
 from __future__ import annotations
@@ -10,17 +13,21 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from .errors import PuzzleError
-from .fsutil import atomic_write_text
+from .fsutil import UnreadableFile, atomic_write_text, read_user_text, show_token
 
 CORNER, EDGE, INNER = 0, 1, 2
 KIND_NAMES = ("corner", "edge", "inner")
 SIDE_NAMES = ("top", "right", "bottom", "left")
 GREY = 0
+MAX_SIDE = 1024  # rows and columns of a puzzle or board: far beyond any real instance
+MAX_DIGITS = 18  # numbers in puzzle and board files fit a 64-bit integer
+PUZZLE_LIMIT_MB = 64
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,7 @@ class Puzzle:
     name: str = "puzzle"
     path: str | None = None
     warnings: tuple[str, ...] = ()
+    colour_ids: tuple[int, ...] = ()  # the file's id of each colour 0..K-1; empty: the ids are the file's
     oriented: np.ndarray = field(init=False, repr=False)
     kinds: np.ndarray = field(init=False, repr=False)
 
@@ -101,6 +109,10 @@ class Puzzle:
         """Size of a colour-indexed array: max colour id + 1."""
         return int(self.pieces.max()) + 1
 
+    def user_colour(self, colour: int) -> int:
+        """The id colour ``colour`` has in the puzzle file."""
+        return self.colour_ids[colour] if self.colour_ids else int(colour)
+
     def cell_kind(self, r: int, c: int) -> int:
         return cell_kind(self.rows, self.cols, r, c)
 
@@ -125,14 +137,21 @@ def read_puzzle(path: str | os.PathLike) -> Puzzle:
     """Read and validate a puzzle file; raise PuzzleError naming the file and line."""
     path = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PuzzleError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise PuzzleError(path, None, "is a directory, not a puzzle file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PuzzleError(path, None, f"cannot read: {exc}") from None
+        text = read_user_text(path, PUZZLE_LIMIT_MB)
+    except UnreadableFile as exc:
+        raise PuzzleError(path, None, str(exc)) from None
     return parse_puzzle(text, path)
+
+
+def read_puzzle_cached(path: str | os.PathLike) -> Puzzle:
+    """read_puzzle, once per file version in a process: config checks of a sweep's runs share one read."""
+    stat = Path(path).stat() if Path(path).is_file() else None
+    return _read_cached(str(path), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
+
+
+@lru_cache(maxsize=8)
+def _read_cached(path: str, mtime_ns: int, size: int) -> Puzzle:
+    return read_puzzle(path)
 
 
 def is_natural(token: str) -> bool:
@@ -140,13 +159,32 @@ def is_natural(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
 
+def natural_problem(token: str) -> str | None:
+    """Why ``token`` is not a number a puzzle or board file may hold (None when it is one)."""
+    if not is_natural(token):
+        return f"{show_token(token)} is not a non-negative integer"
+    if len(token.lstrip("0")) > MAX_DIGITS:
+        return f"{show_token(token)} is out of range (at most {MAX_DIGITS} digits)"
+    return None
+
+
 def _ints(tokens: list[str], path: str, lineno: int) -> list[int]:
     out = []
     for tok in tokens:
-        if not is_natural(tok):
-            raise PuzzleError(path, lineno, f"'{tok}' is not a non-negative integer")
+        problem = natural_problem(tok)
+        if problem:
+            raise PuzzleError(path, lineno, problem)
         out.append(int(tok))
     return out
+
+
+def check_size(rows: int, cols: int) -> str | None:
+    """Why a rows x cols board is not allowed (None when it is)."""
+    if rows < 2 or cols < 2:
+        return f"board {rows}x{cols} is below 2x2"
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        return f"board {rows}x{cols} is too large (at most {MAX_SIDE} rows and columns)"
+    return None
 
 
 def parse_puzzle(text: str, path: str = "<string>") -> Puzzle:
@@ -159,8 +197,9 @@ def parse_puzzle(text: str, path: str = "<string>") -> Puzzle:
     if len(head) != 2:
         raise PuzzleError(path, head_no, f"bad header: expected 'rows cols', got {len(head)} tokens")
     rows, cols = _ints(head, path, head_no)
-    if rows < 2 or cols < 2:
-        raise PuzzleError(path, head_no, f"bad header: board {rows}x{cols} is below 2x2")
+    size_problem = check_size(rows, cols)
+    if size_problem:
+        raise PuzzleError(path, head_no, f"bad header: {size_problem}")
     n = rows * cols
 
     piece_lines: list[tuple[int, list[int]]] = []
@@ -204,11 +243,14 @@ def parse_puzzle(text: str, path: str = "<string>") -> Puzzle:
                 f"the {expected[kind]} a {rows}x{cols} board has",
             )
 
-    pieces = np.array([s for _, s in piece_lines], dtype=np.int64)
+    ids = (GREY, *sorted({c for _, sides in piece_lines for c in sides} - {GREY}))
+    dense = {c: i for i, c in enumerate(ids)}
+    colour_ids = () if ids == tuple(range(len(ids))) else ids
+    pieces = np.array([[dense[c] for c in sides] for _, sides in piece_lines], dtype=np.int64)
     puzzle = Puzzle(rows, cols, pieces, (), Path(path).stem, path)
     hints = _check_hints(puzzle, hint_lines, path)
 
-    counts = Counter(int(c) for c in pieces.ravel() if c != GREY)
+    counts = Counter(c for _, sides in piece_lines for c in sides if c != GREY)
     odd = sorted(c for c, k in counts.items() if k % 2)
     warnings = ()
     if odd:
@@ -216,7 +258,7 @@ def parse_puzzle(text: str, path: str = "<string>") -> Puzzle:
             f"{path}: colours with an odd count {odd}: no perfect board exists, "
             "but the puzzle can still be optimised",
         )
-    return Puzzle(rows, cols, pieces, hints, Path(path).stem, path, warnings)
+    return Puzzle(rows, cols, pieces, hints, Path(path).stem, path, warnings, colour_ids)
 
 
 def _check_hints(puzzle: Puzzle, hint_lines: list[tuple[int, list[int]]], path: str) -> tuple[Hint, ...]:
@@ -256,7 +298,7 @@ def _check_hints(puzzle: Puzzle, hint_lines: list[tuple[int, list[int]]], path: 
 def format_puzzle(puzzle: Puzzle) -> str:
     """The puzzle file text: header, one piece a line, then hint lines."""
     out = [f"{puzzle.rows} {puzzle.cols}"]
-    out += [" ".join(str(int(c)) for c in p) for p in puzzle.pieces]
+    out += [" ".join(str(puzzle.user_colour(int(c))) for c in p) for p in puzzle.pieces]
     out += [f"hint {h.piece} {h.row} {h.col} {h.rot}" for h in puzzle.hints]
     return "\n".join(out) + "\n"
 

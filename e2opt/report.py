@@ -9,11 +9,11 @@ from typing import Any
 
 from .bks import best_known
 from .board import read_board, rule_violations, score
-from .config import load_config
 from .errors import BoardError, E2optError
 from .events import read_events
 from .plots import refresh_plots
 from .puzzle import read_puzzle
+from .runfolder import load_run_config, require
 
 
 @dataclass
@@ -81,10 +81,12 @@ def _status(run_dir: Path, events: EventSummary) -> str:
 
 def run_report(run_dir: str | Path, plots: bool = True) -> str:
     """A summary of the run (score, gap to best known, time to best, moves/s, stop reason); refreshes plots."""
-    run_dir = Path(run_dir)
+    run_dir = require(run_dir, "run")
     if not (run_dir / "config.yaml").is_file():
-        raise E2optError(f"{run_dir}: not a run folder (no config.yaml)")
-    cfg = load_config(run_dir / "config.yaml")
+        raise E2optError(
+            f"{run_dir}: run folder without config.yaml: it was stopped before its config was written"
+        )
+    cfg, _ = load_run_config(run_dir)
     puzzle = read_puzzle(cfg.instance)
     try:
         best = read_board(run_dir / "best.board")

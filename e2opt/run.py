@@ -1,9 +1,10 @@
 """One run end to end: run folder, construction, search, events, checkpoints, signals, result.
 
-A run folder ``runs/<UTC stamp>_<name>_s<seed>/`` holds config.yaml (resolved), events.jsonl,
-best.board (rewritten at every new best), checkpoint (every ``output.checkpoint_every_s``),
-result.json at the end, score.png and best.svg. ``resume_run`` continues from the checkpoint
-to the original stopping criteria, counting the time already spent.
+A run folder ``runs/<UTC stamp>_<name>_s<seed>/`` holds its marker (runfolder.py), config.yaml
+(resolved), inputs/ (copies of the puzzle and a warm-start board), events.jsonl, best.board (rewritten at
+every new best), checkpoint (every ``output.checkpoint_every_s``), result.json at the end, score.png and
+best.svg. ``resume_run`` continues from the checkpoint to the original stopping criteria, counting the
+time already spent; it works only in a folder e2opt made (see runfolder.require).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .events import EventLog, read_events
 from .fsutil import atomic_write_text
 from .progress import Progress
 from .puzzle import Puzzle, read_puzzle
+from .runfolder import keep_inputs, load_run_config, mark, marker_kind, require
 from .search.state import SearchState
 from .search.tabu import SearchResult, TabuSearch, warm_up
 
@@ -95,9 +97,10 @@ def make_run_dir(runs_dir: str | Path, name: str, seed: int) -> Path:
         path = runs_dir / (base if attempt == 1 else f"{base}-{attempt}")
         try:
             path.mkdir()
-            return path
         except FileExistsError:
             continue
+        mark(path, "run")
+        return path
     raise E2optError(f"runs directory {runs_dir}: too many runs named {base}")
 
 
@@ -246,15 +249,26 @@ def _construction_deadline(cfg: RunConfig) -> float | None:
 
 
 def run_config(cfg: RunConfig, quiet: bool = True, run_dir: Path | None = None) -> Result:
-    """Construct + search for one config in a new run folder (or the given, empty one).
+    """Construct + search for one config in a new run folder (or the given one, e.g. a sweep's run folder).
 
     SIGINT/SIGTERM during construction stop CP-SAT and end the run without a checkpoint, so that
     ``resume`` starts it again from the construction; during the search they stop after the move.
     """
     puzzle = read_puzzle(cfg.instance)
-    run_dir = Path(run_dir) if run_dir is not None else make_run_dir(cfg.output.runs_dir, cfg.name, cfg.seed)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    if run_dir is None:
+        run_dir = make_run_dir(cfg.output.runs_dir, cfg.name, cfg.seed)
+    else:
+        run_dir = Path(run_dir)
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if marker_kind(run_dir) != "run":
+            mark(run_dir, "run")
+    keep_inputs(run_dir, cfg.instance, cfg.construct.board)
     atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
+    return _start(cfg, run_dir, puzzle, quiet)
+
+
+def _start(cfg: RunConfig, run_dir: Path, puzzle: Puzzle, quiet: bool) -> Result:
+    """Construction then search in a prepared run folder."""
     warm_up()
     clock = stopping.Clock()
     run = _Run(cfg, run_dir, puzzle, clock, quiet)
@@ -300,21 +314,38 @@ def _unsearched(board: Board, value: int, clock: stopping.Clock, reason: str) ->
     return SearchResult(board, value, 0, clock.wall(), reason, 0.0, 0, 0)
 
 
+class AlreadyFinished(E2optError):
+    """resume on a run that already meets its stopping criteria: nothing to do, nothing changed."""
+
+
 def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ...] = ()) -> Result:
     """Continue a run from its newest good checkpoint to its stopping criteria.
 
     ``--set stop.*`` overrides extend the criteria and are saved in config.yaml, so a later resume keeps them.
+    A run that already meets its criteria raises AlreadyFinished and nothing in its folder changes.
     """
-    run_dir = Path(run_dir)
+    run_dir = require(run_dir, "run")
     if not (run_dir / CONFIG).is_file():
-        raise E2optError(f"{run_dir}: not a run folder (no {CONFIG})")
-    cfg = load_config(run_dir / CONFIG, overrides)
-    if overrides:
-        atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
+        raise E2optError(
+            f"{run_dir}: run folder without {CONFIG}: it was stopped before its config was written"
+        )
+    cfg, stored = load_run_config(run_dir, overrides)
     puzzle = read_puzzle(cfg.instance)
     if not any((run_dir / name).exists() for name in CHECKPOINT_FILES):
-        return _restart(cfg, run_dir, quiet)
+        if overrides:
+            atomic_write_text(run_dir / CONFIG, stored.to_yaml())
+        return _restart(cfg, run_dir, puzzle, quiet)
     state, meta, warnings = load_checkpoint(run_dir)
+    try:
+        search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state))
+    except ValueError as exc:
+        raise E2optError(f"{run_dir}: the checkpoint does not fit {cfg.instance} ({exc})") from None
+    criteria = stopping.from_config(cfg.stop, puzzle.max_score)
+    met = criteria(_status(search, meta))
+    if met and _has_ended(run_dir, search.state.best_score):
+        raise AlreadyFinished(_finished_message(run_dir, criteria.reason, search, overrides))
+    if overrides:
+        atomic_write_text(run_dir / CONFIG, stored.to_yaml())
     warm_up()
     clock = stopping.Clock(meta["wall_s"], meta["cpu_s"])
     run = _Run(cfg, run_dir, puzzle, clock, quiet)
@@ -322,21 +353,67 @@ def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ..
     for warning in warnings:
         run.events.write("warning", message=warning)
         run.progress.message(f"warning: {warning}")
-    try:
-        search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state))
-    except ValueError as exc:
-        raise E2optError(f"{run_dir}: the checkpoint does not fit {cfg.instance} ({exc})") from None
     adopted = _adopt_saved_best(puzzle, search, run_dir)
     run.events.write(
         "resume", iteration=search.state.iteration, wall_s=round(meta["wall_s"], 3), adopted_best=adopted
     )
+    if met:  # killed after its last checkpoint, before result.json: only the end is missing
+        run.progress.close()
+        return run.finish(_ended(search, meta, criteria.reason))
     run.progress.message(f"resumed at move {search.state.iteration}, best {search.state.best_score}")
     interrupted = stopping.Interrupted()
     with StopSignals(interrupted):
         return run.search(search, interrupted)
 
 
-def _restart(cfg: RunConfig, run_dir: Path, quiet: bool) -> Result:
+def _status(search: TabuSearch, meta: dict) -> stopping.Status:
+    """What the stopping criteria see at a checkpoint."""
+    st = search.state
+    return stopping.Status(
+        st.iteration,
+        st.score,
+        st.best_score,
+        st.intensifications,
+        float(meta["wall_s"]),
+        float(meta["cpu_s"]),
+    )
+
+
+def _has_ended(run_dir: Path, best_score: int) -> bool:
+    """The run finished and wrote everything: the last event is the end, result.json agrees with the checkpoint."""
+    last: dict = {}
+    for last in read_events(run_dir):  # noqa: B007 - only the last event matters
+        pass
+    try:
+        result = json.loads((run_dir / RESULT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return last.get("event") == "end" and isinstance(result, dict) and result.get("best_score") == best_score
+
+
+def _finished_message(run_dir: Path, reason: str, search: TabuSearch, overrides: tuple[str, ...]) -> str:
+    """Why resume has nothing to do: the criterion that holds, and how to extend the run."""
+    where = f"{search.state.iteration} moves, best {search.state.best_score}"
+    if overrides:
+        given = " ".join(f"--set {text}" for text in overrides)
+        return f"{given}: the run is already past it ({reason} holds at {where}); nothing was changed"
+    return (
+        f"{run_dir}: finished already ({reason} holds at {where}); nothing was changed. "
+        "To go on, extend a budget: e2opt resume RUN_DIR --set stop.KEY=VALUE"
+    )
+
+
+def _ended(search: TabuSearch, meta: dict, reason: str) -> SearchResult:
+    """The outcome of a run whose criteria held at its last checkpoint; moves/s is the run's average."""
+    st = search.state
+    rate = st.iteration / meta["cpu_s"] if meta["cpu_s"] > 0 else 0.0
+    return SearchResult(
+        search.best_board(), st.best_score, st.iteration, st.time_to_best_wall, reason, rate,
+        st.diversifications, st.intensifications,
+    )  # fmt: skip
+
+
+def _restart(cfg: RunConfig, run_dir: Path, puzzle: Puzzle, quiet: bool) -> Result:
     """A run stopped before its first checkpoint (during construction) starts again in its folder.
 
     The stopped attempt's best.board and result.json go first, so nothing of it can be taken for the new one's.
@@ -346,7 +423,7 @@ def _restart(cfg: RunConfig, run_dir: Path, quiet: bool) -> Result:
     log = EventLog(run_dir)
     log.write("restart", reason="no checkpoint yet: stopped during construction")
     log.close()
-    return run_config(cfg, quiet=quiet, run_dir=run_dir)
+    return _start(cfg, run_dir, puzzle, quiet)
 
 
 def _adopt_saved_best(puzzle: Puzzle, search: TabuSearch, run_dir: Path) -> bool:
@@ -385,7 +462,7 @@ def solve(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) 
             data = config.to_dict()
             for key, value in values.items():
                 set_dotted(data, key, value)
-            config = config_from_dict(data, "<solve arguments>")
+            config = config_from_dict(data, "<solve arguments>", explicit=set(values))
     else:
         config = load_config(config, **values)
     return run_config(config, quiet=quiet)

@@ -50,6 +50,7 @@ from .events import read_events
 from .fsutil import atomic_write_text
 from .progress import format_clock
 from .puzzle import Puzzle, read_puzzle
+from .runfolder import mark, require
 from .stop import Interrupted
 
 SPEC_KEYS = ("name", "base", "seeds", "set", "grid", "variants")
@@ -123,7 +124,7 @@ class Sweep:
     @classmethod
     def load(cls, sweep_dir: str | Path) -> Sweep:
         """The sweep of a sweep folder; the last status.jsonl line of a run wins (a torn line is skipped)."""
-        path = Path(sweep_dir) / JOURNAL
+        path = require(sweep_dir, "sweep") / JOURNAL
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             runs = [SweepRun(**item) for item in data.pop("runs")]
@@ -332,6 +333,7 @@ def create_sweep(sweep: Sweep, runs_dir: str | Path | None = None) -> Path:
     """Make the sweep folder: a copy of the sweep file and runs.json (every run pending)."""
     runs_dir = runs_dir if runs_dir is not None else sweep.runs[0].config["output"]["runs_dir"]
     sweep_dir = make_sweep_dir(runs_dir, sweep.name)
+    mark(sweep_dir, "sweep")
     note = f"# copy of {sweep.source}" + (
         f"; run with {' '.join(sweep.overrides)}" if sweep.overrides else ""
     )
@@ -343,7 +345,7 @@ def create_sweep(sweep: Sweep, runs_dir: str | Path | None = None) -> Path:
 def check_configs(sweep: Sweep, sweep_dir: Path) -> None:
     """Re-validate every run's stored config (the instance files must still be there) before resuming."""
     for run in sweep.runs:
-        config_from_dict(copy.deepcopy(run.config), f"{sweep_dir / JOURNAL} (run {run.id})")
+        config_from_dict(copy.deepcopy(run.config), f"{sweep_dir / JOURNAL} (run {run.id})", explicit=())
 
 
 @cache
@@ -440,7 +442,7 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
             if (run_dir / RUN_CONFIG).is_file():
                 result = resume_run(run_dir, quiet=True)
             else:
-                cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}")
+                cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}", explicit=())
                 result = run_config(cfg, quiet=True, run_dir=run_dir)
     except KeyboardInterrupt:
         return {

@@ -22,7 +22,7 @@ from e2opt.config import load_config
 from e2opt.errors import ConfigError
 from e2opt.events import read_events
 from e2opt.puzzle import read_puzzle
-from e2opt.run import make_run_dir, resume_run, run_config
+from e2opt.run import AlreadyFinished, make_run_dir, resume_run, run_config
 from e2opt.search.flat import FlatPuzzle
 from e2opt.verify import verify_files
 
@@ -289,8 +289,14 @@ def test_resume_overrides_are_kept_for_the_next_resume(tmp_path):
     extended = resume_run(first.run_dir, overrides=("stop.max_iterations=1200",))
     assert extended.iterations == 1200
     assert load_config(Path(first.run_dir) / "config.yaml").stop.max_iterations == 1200
-    again = resume_run(first.run_dir)  # no --set: the extended limit holds, nothing more to do
-    assert again.iterations == 1200 and again.best_score == extended.best_score
+    run_dir = Path(first.run_dir)
+    before = {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()}
+    with pytest.raises(AlreadyFinished, match="finished already"):  # no --set: the extended limit holds
+        resume_run(first.run_dir)
+    with pytest.raises(AlreadyFinished, match="already past it"):  # a budget the run has spent already
+        resume_run(first.run_dir, overrides=("stop.max_iterations=800",))
+    assert {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()} == before
+    assert json.loads(before["result.json"])["iterations"] == extended.iterations
 
 
 def test_plateau_events_are_sampled_not_one_per_plateau(tmp_path):
@@ -330,7 +336,10 @@ def test_saved_best_newer_than_the_checkpoint_is_adopted_with_its_time(tmp_path)
     state["best_score"] = score(puzzle, older)
     assert state["best_score"] < late["score"]
     save_checkpoint(run_dir, state, meta)
+    # killed after the last checkpoint: the criteria hold, only the end is missing
+    (run_dir / "result.json").unlink()
     resumed = resume_run(run_dir)
+    assert resumed.iterations == 3000 and resumed.moves_per_s > 0
     assert resumed.best_score == late["score"] == result.best_score
     assert resumed.time_to_best_s == pytest.approx(late["wall_s"], abs=1e-3)
     assert any(e["event"] == "resume" and e["adopted_best"] for e in read_events(run_dir))

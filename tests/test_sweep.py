@@ -17,6 +17,7 @@ from conftest import INSTANCES, SET1
 from e2opt.cli import main
 from e2opt.config import SearchConfig
 from e2opt.errors import ConfigError
+from e2opt.runfolder import mark
 from e2opt.sweep import Sweep, create_sweep, execute, expand_sweep, load_sweep, run_sweep
 from e2opt.sweep_report import box_groups, describe, mean_curve, summarise, write_summary
 
@@ -167,6 +168,7 @@ def test_status_journal_survives_a_torn_last_line(tmp_path, base):
     sweep = expand(tmp_path, seeds=3)
     sweep_dir = tmp_path / "sweep_dir"
     sweep_dir.mkdir()
+    mark(sweep_dir, "sweep")
     sweep.write(sweep_dir)
     sweep.set_status(sweep_dir, "s1", "failed", "ValueError: x")
     with open(sweep_dir / "status.jsonl", "a") as f:
