@@ -304,8 +304,15 @@ def _construction_line(info: dict, max_score: int) -> str:
     if info.get("interrupted"):
         return line + "; interrupted: the run ends before its search, `e2opt resume` starts it again"
     if info.get("fallback"):
-        statuses = ", ".join(str(status) for status in info.get("status", []))
-        line += f"; CP-SAT found no solution in time ({statuses}), fell back to {info['fallback']}"
+        rounds = info.get("rounds", [])
+        tried = [r["status"] for r in rounds if r.get("status") != "SKIPPED"]
+        skipped = [r for r in rounds if r.get("status") == "SKIPPED"]
+        notes = [f"CP-SAT found no solution ({', '.join(tried)})"] if tried else []
+        if skipped:
+            notes.append(
+                f"{len(skipped)} CP-SAT round(s) skipped: {skipped[0].get('reason', 'no time left')}"
+            )
+        line += f"; {'; '.join(notes)}; fell back to {info['fallback']}"
     return line
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import time
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from ortools.sat.python import cp_model
 
 from e2opt.board import Board, format_board, join_matches, read_board, rule_violations, score
 from e2opt.config import CpSatConfig
+from e2opt.construct import cpsat
 from e2opt.construct.cpsat import construct_cpsat
 from e2opt.construct.cpsat_model import (
     build_model,
@@ -24,6 +26,7 @@ from e2opt.construct.cpsat_model import (
 from e2opt.errors import E2optError
 from e2opt.generate import generate
 from e2opt.puzzle import Puzzle, format_puzzle, read_puzzle
+from e2opt.run import _construction_line
 from e2opt.verify import verify_texts
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
@@ -259,7 +262,7 @@ def test_no_solution_in_time_falls_back_to_a_random_board():
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["fallback_used"] and info["fallback"] == "random"
-    assert info["status"] == ["UNKNOWN"] and info["relaxed"] == 0
+    assert info["status"] == ["UNKNOWN"] and info["relaxed"] is None  # no CP-SAT board was used
     assert info["score_before_completion"] == info["score_after_completion"] == score(p, board)
 
 
@@ -302,19 +305,49 @@ def test_deadline_leaves_no_time_so_the_board_is_random():
     board, info = construct_cpsat(p, FAST, np.random.default_rng(0), deadline_s=0.2)
     assert_valid(p, board)
     assert info["status"] == ["SKIPPED"] and info["fallback"] == "random"
+    assert "s left before the run's budget" in info["rounds"][0]["reason"]
+    line = _construction_line({**info, "method": "cpsat", "score": 0}, p.max_score)
+    assert "1 CP-SAT round(s) skipped: " in line and "found no solution" not in line
+
+
+def test_a_skipped_round_does_not_end_the_fallback_chain(monkeypatch):
+    p = unsolvable_4x4()
+    cfg = CpSatConfig(
+        relaxed=0, restarts=1, fallback=("more_relaxed", "max_matches"), fallback_rounds=3, fallback_step=1
+    )
+    big = cpsat.memory_estimate_mb(p, [])  # the hard rounds with no relaxed cell: "too big" for this test
+    monkeypatch.setattr(cpsat, "available_memory_mb", lambda: big - 0.001)
+    board, info = construct_cpsat(p, cfg, np.random.default_rng(1))
+    assert_valid(p, board)
+    assert info["status"][:2] == ["SKIPPED", "SKIPPED"] and "would need about" in info["rounds"][0]["reason"]
+    assert info["fallback"] == "more_relaxed" and info["status"][-1] == "OPTIMAL"  # one relaxed cell: smaller
+    monkeypatch.setattr(cpsat, "available_memory_mb", lambda: 1.0)
+    board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
+    assert set(info["status"]) == {"SKIPPED"} and len(info["status"]) == 6  # every step was looked at
+    assert info["fallback"] == "random" and info["relaxed"] is None
+
+
+def test_no_round_runs_past_the_deadline_model_building_included():
+    p = puzzle("eternity2.txt")
+    cfg = CpSatConfig(relaxed=0, restarts=2, fallback=(), table="element", time_limit_s=30)
+    start = time.perf_counter()
+    _board, info = construct_cpsat(p, cfg, np.random.default_rng(0), deadline_s=5.0)
+    assert time.perf_counter() - start < 5.0 and info["wall_s"] < 5.0, info
+    assert info["status"][0] == "UNKNOWN" and set(info["status"][1:]) == {"SKIPPED"}
 
 
 def test_deadline_shortens_the_round_or_skips_a_table_model_too_big_to_load_in_time():
     p = puzzle("eternity2.txt")
     cfg = CpSatConfig(relaxed=0, restarts=0, fallback=(), table="element")
-    board, info = construct_cpsat(p, cfg, np.random.default_rng(0), deadline_s=3.0)
+    board, info = construct_cpsat(p, cfg, np.random.default_rng(0), deadline_s=5.0)
     assert_valid(p, board)
-    assert info["status"] == ["UNKNOWN"] and info["rounds"][0]["time_limit_s"] <= 3.0
+    assert info["status"] == ["UNKNOWN"] and info["rounds"][0]["time_limit_s"] <= 5.0 - 1.5
     board, info = construct_cpsat(
         p, dataclasses.replace(cfg, table="table"), np.random.default_rng(0), deadline_s=3.0
     )
     assert_valid(p, board)
     assert info["status"] == ["SKIPPED"] and info["wall_s"] < 3.0
+    assert "the round needs at least" in info["rounds"][0]["reason"]
 
 
 def test_solver_log_is_written_when_asked(tmp_path):

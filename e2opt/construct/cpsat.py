@@ -14,8 +14,10 @@ limit, the steps of ``cfg.fallback`` are tried in order:
   Any kind-respecting placement is feasible, so CP-SAT returns a board within seconds and improves it
   until the limit — the CP-SAT counterpart of the largest partial assignment.
 
-If every step fails (or the run's deadline leaves no time), the board is e2opt.board.random_board,
-so a run never fails just because CP-SAT found nothing; the info dict says which path was taken.
+If every step fails, the board is e2opt.board.random_board, so a run never fails just because CP-SAT
+found nothing; the info dict says which path was taken. A round is skipped, with its reason recorded, when
+the run's deadline leaves too little time for it (model building counts against the deadline) or when its
+model would need more memory than the machine has available; the next step is then tried.
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ OVERSHOOT = 0.9  # CP-SAT ran up to 11% past its limit on the loaded 2-core mach
 # CP-SAT expands table constraints before its time limit can stop it: 6.9-11 s for the 157k tuples of
 # the 16x16 puzzle on the loaded 2-core machine (load 5.5); element constraints load in about 0.5 s.
 LOAD_S_PER_TUPLE = 5e-5
+# Element models load faster but not at once: a 0.5 s limit on 16x16 (157k options) took 2.1 s (load 4, issue 14).
+LOAD_S_PER_ELEMENT_OPTION = 1.2e-5
+# Peak memory of a CP-SAT round grows with the (piece, rotation) options of its hard cells: 830 MB for the
+# 157k options of 16x16 (docs/cpsat.md) and 2.9 GB for the 945k of 24x24 (issue 14), both with 2 workers
+# and the element model; the line through them, rounded up (docs/cpsat_memory.md checks it).
+MODEL_BASE_MB = 450.0
+MODEL_KB_PER_OPTION = 2.7
 SOLVED = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 FIRST_STEPS = ("first", "restart")  # the rounds of the configured model; the others are fallbacks
 POLL_S = 0.1  # how often a solve in progress looks for a stop request (a signal)
@@ -123,8 +132,13 @@ def solve_round(
     rng: np.random.Generator,
     log: list[str] | None,
     stop_requested: StopRequested = _never,
+    deadline: float | None = None,
 ) -> tuple[Board | None, dict]:
-    """Build and solve one round; the CP board (relaxed cells not yet refilled) or None, and its record."""
+    """Build and solve one round; the CP board (relaxed cells not yet refilled) or None, and its record.
+
+    ``deadline`` (a time.perf_counter value): the solve is cut to end by then, building included; a round
+    whose build leaves no time is not solved (status SKIPPED).
+    """
     t0 = time.perf_counter()
     symmetry = cfg.symmetry_breaking and symmetry_applies(puzzle, rnd.relaxed)
     order_rng = rng if cfg.value_strategy == "random" else None
@@ -138,6 +152,20 @@ def solve_round(
     )
     fixed = add_strategy(pm, puzzle.rows, puzzle.cols, cfg.variable_strategy, cfg.value_strategy)
     seed = int(rng.integers(2**31))
+    if deadline is not None:
+        left = time_left(deadline) - load_estimate_s(puzzle, cfg, rnd.relaxed)  # loading runs past the limit
+        if left < MIN_ROUND_S:
+            built = time.perf_counter() - t0
+            reason = (
+                f"building the model took {built:.1f} s and left {max(left, 0):.1f} s before the run's budget"
+            )
+            return None, {
+                "model": rnd.model,
+                "relaxed": len(rnd.relaxed),
+                "status": "SKIPPED",
+                "reason": reason,
+            }
+        rnd.time_limit_s = min(rnd.time_limit_s, left)
     if log is not None:
         log.append(f"# e2opt round: model={rnd.model} relaxed={len(rnd.relaxed)} seed={seed}")
     solver = solver_for(cfg, rnd.time_limit_s, seed, fixed, log)
@@ -173,6 +201,7 @@ def construct_cpsat(
     When ``stop_requested()`` turns true (a signal), the round in progress stops and no other starts.
     """
     start = time.perf_counter()
+    deadline = None if deadline_s is None else start + deadline_s
     stop_requested = stop_requested or _never
     log: list[str] | None = [] if cfg.log and log_path else None
     first = (
@@ -185,14 +214,14 @@ def construct_cpsat(
     for step, rnd in _schedule(puzzle, cfg, first, rng):
         if stop_requested():
             break
-        if deadline_s is not None:
-            left = OVERSHOOT * (deadline_s - (time.perf_counter() - start) - RESERVE_S)
-            if left < MIN_ROUND_S + load_estimate_s(puzzle, cfg, rnd.relaxed):
-                records.append({"model": rnd.model, "relaxed": len(rnd.relaxed), "status": "SKIPPED"})
-                break
-            rnd.time_limit_s = min(rnd.time_limit_s, left)
+        reason = skip_reason(puzzle, cfg, rnd, deadline)
+        if reason is not None:
+            records.append(
+                {"model": rnd.model, "relaxed": len(rnd.relaxed), "status": "SKIPPED", "reason": reason}
+            )
+            continue  # a later step may fit: a smaller model, or one that loads faster
         try:
-            board, record = solve_round(puzzle, cfg, rnd, rng, log, stop_requested)
+            board, record = solve_round(puzzle, cfg, rnd, rng, log, stop_requested, deadline)
         except E2optError as exc:  # a model CP-SAT cannot take (e.g. a hint no piece can match): next step
             board, record = None, {"model": rnd.model, "relaxed": len(rnd.relaxed), "status": "MODEL_ERROR"}
             record["error"] = str(exc)
@@ -211,7 +240,7 @@ def construct_cpsat(
         board = reassign(puzzle, board, relaxed)
         after = score(puzzle, board)
     info = {
-        "relaxed": len(relaxed),
+        "relaxed": len(relaxed) if path != "random" else None,  # None: no CP-SAT board was used
         "relaxed_cells": [list(cell) for cell in relaxed],
         "status": [r["status"] for r in records],
         "rounds": records,
@@ -225,14 +254,54 @@ def construct_cpsat(
     return board, info
 
 
-def load_estimate_s(puzzle: Puzzle, cfg: CpSatConfig, relaxed: list[Cell]) -> float:
-    """Seconds CP-SAT may spend loading the model, past any time limit (see LOAD_S_PER_TUPLE)."""
-    if cfg.table != "table":
-        return 0.0
-    per_cell = np.bincount(puzzle.kinds, minlength=3) * np.array([1, 1, 4])  # (piece, rotation) options
+def time_left(deadline: float) -> float:
+    """Seconds a CP-SAT solve may be given before ``deadline``: reserve and overshoot taken off."""
+    return OVERSHOOT * (deadline - time.perf_counter() - RESERVE_S)
+
+
+def skip_reason(puzzle: Puzzle, cfg: CpSatConfig, rnd: Round, deadline: float | None) -> str | None:
+    """Why the round cannot run (too little time before the run's budget, too little memory); None if it can."""
+    need_mb = memory_estimate_mb(puzzle, rnd.relaxed)
+    free_mb = available_memory_mb()
+    if free_mb is not None and need_mb > free_mb:
+        return f"the model would need about {need_mb:,.0f} MB, {free_mb:,.0f} MB is available"
+    if deadline is None:
+        return None
+    left, need = time_left(deadline), MIN_ROUND_S + load_estimate_s(puzzle, cfg, rnd.relaxed)
+    if left < need:
+        return f"{max(left, 0):.1f} s left before the run's budget, the round needs at least {need:.1f} s"
+    return None
+
+
+def options(puzzle: Puzzle, relaxed: list[Cell]) -> int:
+    """(piece, rotation) options over the hard cells: the size of the model's per-cell constraints."""
+    per_cell = np.bincount(puzzle.kinds, minlength=3) * np.array([1, 1, 4])
     skip = set(relaxed)
     hard = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in skip]
-    return LOAD_S_PER_TUPLE * float(sum(per_cell[puzzle.cell_kind(r, c)] for r, c in hard))
+    return int(sum(per_cell[puzzle.cell_kind(r, c)] for r, c in hard))
+
+
+def load_estimate_s(puzzle: Puzzle, cfg: CpSatConfig, relaxed: list[Cell]) -> float:
+    """Seconds CP-SAT may spend loading the model, past any time limit (see LOAD_S_PER_TUPLE)."""
+    per_option = LOAD_S_PER_TUPLE if cfg.table == "table" else LOAD_S_PER_ELEMENT_OPTION
+    return per_option * options(puzzle, relaxed)
+
+
+def memory_estimate_mb(puzzle: Puzzle, relaxed: list[Cell]) -> float:
+    """Peak MB a round's process may reach (see MODEL_KB_PER_OPTION)."""
+    return MODEL_BASE_MB + MODEL_KB_PER_OPTION * options(puzzle, relaxed) / 1024
+
+
+def available_memory_mb() -> float | None:
+    """MemAvailable of /proc/meminfo in MB; None where it cannot be read (not Linux)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 def _schedule(puzzle: Puzzle, cfg: CpSatConfig, first: list[Cell], rng: np.random.Generator):
