@@ -1,7 +1,8 @@
 """e2opt: edge-matching puzzles (Eternity II): CP-SAT construction + very large neighbourhood tabu search."""
 
 from .board import Board, read_board, score, write_board
-from .config import RunConfig, load_config
+from .config import RunConfig
+from .loader import load_config
 from .puzzle import Puzzle, read_puzzle, write_puzzle
 
 __all__ = [

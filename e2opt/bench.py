@@ -222,7 +222,7 @@ def run_quality(
     overrides: list[str] = (),
 ) -> str:
     """`e2opt bench quality`: the config's search section on the instances (default: the config's own)."""
-    from .config import load_config
+    from .loader import load_config
 
     _check_cpu_s(cpu_s)
     _require(workers >= 1, f"--workers {workers}: must be at least 1")

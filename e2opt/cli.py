@@ -47,7 +47,7 @@ class RunCmd(Command):
         _add_run_options(parser)
 
     def run(self, args):
-        from .config import load_config
+        from .loader import load_config
         from .run import run_config
 
         values = {"seed": args.seed, "stop.max_wall_s": args.max_runtime, "name": args.name}
@@ -269,7 +269,7 @@ class SweepCmd(Command):
 
     def run(self, args):
         from .sweep import Sweep, check_configs, check_executor, create_sweep, load_sweep, run_sweep
-        from .sweep_report import write_summary
+        from .sweep.report import write_summary
 
         if (args.sweep is None) == (args.resume is None):
             raise E2optError("sweep: give a sweep file, or --resume SWEEP_DIR")
@@ -305,7 +305,7 @@ class SweepReportCmd(Command):
         parser.add_argument("sweep_dir")
 
     def run(self, args):
-        from .sweep_report import write_summary
+        from .sweep.report import write_summary
 
         print(write_summary(args.sweep_dir))
         return 0

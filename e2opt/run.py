@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import threading
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,20 +22,29 @@ from . import stop as stopping
 from .bks import best_known
 from .board import Board, read_board, rule_violations, score, write_board
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint, save_checkpoint
-from .config import RunConfig, load_config
-from .construct import construct
+from .config import RunConfig
+from .construct import construct, threads_used
 from .errors import BoardError, E2optError
 from .events import EventLog, read_events
 from .fsutil import atomic_write_text
+from .loader import load_config
 from .progress import Progress
 from .puzzle import Puzzle, read_puzzle
-from .runfolder import keep_inputs, load_run_config, mark, marker_kind, require
+from .runfolder import (
+    BEST,
+    CONFIG,
+    RESULT,
+    has_ended,
+    keep_inputs,
+    load_run_config,
+    make_run_dir,
+    mark,
+    marker_kind,
+    require,
+)
 from .search.state import SearchState
 from .search.tabu import SearchResult, TabuSearch, warm_up
-
-CONFIG = "config.yaml"
-RESULT = "result.json"
-BEST = "best.board"
+from .signals import StopSignals
 
 
 @dataclass
@@ -78,53 +84,6 @@ class Result:
             f"{self.wall_s:.1f} s wall, {self.cpu_s:.1f} s CPU; stopped by {self.stop_reason}\n"
             f"run folder: {self.run_dir}"
         )
-
-
-def make_run_dir(runs_dir: str | Path, name: str, seed: int) -> Path:
-    """A new, empty run folder; a name clash gets a suffix, an earlier run is never reused."""
-    runs_dir = Path(runs_dir)
-    try:
-        runs_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise E2optError(
-            f"runs directory {runs_dir} (output.runs_dir or --runs-dir): cannot create it: {exc.strerror}"
-        ) from None
-    if not os.access(runs_dir, os.W_OK | os.X_OK):
-        raise E2optError(f"runs directory {runs_dir} (output.runs_dir or --runs-dir): not writable")
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    base = f"{stamp}_{name}_s{seed}"
-    for attempt in range(1, 10_000):
-        path = runs_dir / (base if attempt == 1 else f"{base}-{attempt}")
-        try:
-            path.mkdir()
-        except FileExistsError:
-            continue
-        mark(path, "run")
-        return path
-    raise E2optError(f"runs directory {runs_dir}: too many runs named {base}")
-
-
-class StopSignals:
-    """First SIGINT/SIGTERM: stop after the current move; second SIGINT: stop at once."""
-
-    def __init__(self, interrupted: stopping.Interrupted):
-        self.interrupted = interrupted
-        self.old: dict[int, Any] = {}
-
-    def _handle(self, signum, frame):
-        if self.interrupted.triggered and signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        self.interrupted.trigger(signal.Signals(signum).name)
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self.old[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc):
-        for sig, handler in self.old.items():
-            signal.signal(sig, handler)
 
 
 class _Recorder:
@@ -243,8 +202,7 @@ def _construction_deadline(cfg: RunConfig) -> float | None:
     if cfg.stop.max_wall_s is not None:
         limits.append(cfg.stop.max_wall_s)
     if cfg.stop.max_cpu_s is not None:
-        workers = cfg.construct.cpsat.num_workers if cfg.construct.method == "cpsat" else 1
-        limits.append(cfg.stop.max_cpu_s / workers)
+        limits.append(cfg.stop.max_cpu_s / threads_used(cfg.construct))
     return min(limits) if limits else None
 
 
@@ -349,7 +307,7 @@ def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ..
         raise E2optError(f"{run_dir}: the checkpoint does not fit {cfg.instance} ({exc})") from None
     criteria = stopping.from_config(cfg.stop, puzzle.max_score)
     met = criteria(_status(search, meta))
-    if met and _has_ended(run_dir, search.state.best_score):
+    if met and has_ended(run_dir, search.state.best_score):
         raise AlreadyFinished(_finished_message(run_dir, criteria.reason, search, overrides))
     if overrides:
         atomic_write_text(run_dir / CONFIG, stored.to_yaml())
@@ -384,18 +342,6 @@ def _status(search: TabuSearch, meta: dict) -> stopping.Status:
         float(meta["wall_s"]),
         float(meta["cpu_s"]),
     )
-
-
-def _has_ended(run_dir: Path, best_score: int) -> bool:
-    """The run finished and wrote everything: the last event is the end, result.json agrees with the checkpoint."""
-    last: dict = {}
-    for last in read_events(run_dir):  # noqa: B007 - only the last event matters
-        pass
-    try:
-        result = json.loads((run_dir / RESULT).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return last.get("event") == "end" and isinstance(result, dict) and result.get("best_score") == best_score
 
 
 def _finished_message(run_dir: Path, reason: str, search: TabuSearch, overrides: tuple[str, ...]) -> str:
@@ -463,8 +409,8 @@ def solve(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) 
     values = {key.replace("__", "."): value for key, value in overrides.items()}
     if isinstance(config, RunConfig):
         if values:
-            from .config import config_from_dict
             from .configload import set_dotted
+            from .loader import config_from_dict
 
             data = config.to_dict()
             for key, value in values.items():

@@ -5,27 +5,70 @@
 files is never touched. Folders made before markers existed are recognised by what only e2opt writes (a
 run's events.jsonl opening with e2opt's start event; a sweep's runs.json and its "# copy of" sweep.yaml)
 and get their marker then. A run folder also keeps a copy of its puzzle file (and of a warm-start board)
-under ``inputs/``, so it still reports and resumes after the originals move.
+under ``inputs/``, so it still reports and resumes after the originals move. The names of what a run folder
+holds, the making of run and sweep folders, and the tests of a finished run live here too.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .config import RunConfig, load_config, read_config_data
-from .errors import E2optError
+from .board import read_board, rule_violations, score
+from .config import RunConfig
+from .errors import BoardError, E2optError
+from .events import read_events
 from .fsutil import atomic_write_text
+from .loader import load_config, read_config_data
+from .puzzle import Puzzle, read_puzzle
 
 MARKER = ".e2opt-run"
 FORMAT = 1
 KINDS = ("run", "sweep")
 INPUTS = "inputs"
 START_BOARD_PREFIX = "start-"  # a warm-start board's copy: inputs/start-<name>, apart from the puzzle
+CONFIG, RESULT, BEST = "config.yaml", "result.json", "best.board"
+INTERRUPTS = frozenset({"interrupted", "SIGINT", "SIGTERM"})  # stop reasons of a run stopped by a signal
+
+
+def make_folder(runs_dir: str | Path, base: str, kind: str) -> Path:
+    """A new, empty, marked folder ``<runs_dir>/<UTC stamp>_<base>``; a name clash gets a suffix, an earlier
+    folder is never reused."""
+    runs_dir = Path(runs_dir)
+    try:
+        runs_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise E2optError(
+            f"runs directory {runs_dir} (output.runs_dir or --runs-dir): cannot create it: {exc.strerror}"
+        ) from None
+    if not os.access(runs_dir, os.W_OK | os.X_OK):
+        raise E2optError(f"runs directory {runs_dir} (output.runs_dir or --runs-dir): not writable")
+    name = f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}_{base}"
+    for attempt in range(1, 10_000):
+        path = runs_dir / (name if attempt == 1 else f"{name}-{attempt}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        mark(path, kind)
+        return path
+    raise E2optError(f"runs directory {runs_dir}: too many {kind}s named {name}")
+
+
+def make_run_dir(runs_dir: str | Path, name: str, seed: int) -> Path:
+    """A new run folder ``<runs_dir>/<UTC stamp>_<name>_s<seed>``."""
+    return make_folder(runs_dir, f"{name}_s{seed}", "run")
+
+
+def make_sweep_dir(runs_dir: str | Path, name: str) -> Path:
+    """A new sweep folder ``<runs_dir>/<UTC stamp>_<name>``."""
+    return make_folder(runs_dir, name, "sweep")
 
 
 def mark(folder: Path, kind: str, adopted: bool = False) -> None:
@@ -118,10 +161,56 @@ def input_copies(run_dir: Path, data: dict[str, Any]) -> dict[str, str]:
 
 def load_run_config(run_dir: Path, overrides: tuple[str, ...] = ()) -> tuple[RunConfig, RunConfig]:
     """(config to run with, config to store): the first reads the run's copies of its inputs."""
-    data = read_config_data(run_dir / "config.yaml")
+    data = read_config_data(run_dir / CONFIG)
     copies = input_copies(run_dir, data)
-    cfg = load_config(run_dir / "config.yaml", overrides, stored=True, **copies)
+    cfg = load_config(run_dir / CONFIG, overrides, stored=True, **copies)
     stored = replace(cfg, instance=data["instance"]) if copies else cfg  # the originals' paths, as they were
     if "construct.board" in copies:
         stored = replace(stored, construct=replace(cfg.construct, board=data["construct"]["board"]))
     return cfg, stored
+
+
+def _last_event(run_dir: Path) -> dict[str, Any]:
+    """The last readable event of a run folder ({} when there is none)."""
+    last: dict[str, Any] = {}
+    for last in read_events(run_dir):  # noqa: B007 - only the last event matters
+        pass
+    return last
+
+
+def has_ended(run_dir: Path, best_score: int) -> bool:
+    """The run finished and wrote everything: the last event is the end, result.json agrees with ``best_score``."""
+    try:
+        result = json.loads((run_dir / RESULT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (
+        _last_event(run_dir).get("event") == "end"
+        and isinstance(result, dict)
+        and result.get("best_score") == best_score
+    )
+
+
+@cache
+def _puzzle(path: str) -> Puzzle:
+    """Puzzles read once per process: every run of a sweep usually shares one."""
+    return read_puzzle(path)
+
+
+def is_finished(run_dir: Path, instance: str) -> bool:
+    """A run that needs nothing more: result.json written after its last event, not stopped by a signal,
+    and best.board obeys the rules and re-scores to the result's best score."""
+    try:
+        result = json.loads((run_dir / RESULT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(result, dict) or result.get("stop_reason") in INTERRUPTS:
+        return False
+    if _last_event(run_dir).get("event") != "end":
+        return False
+    try:
+        board = read_board(run_dir / BEST)
+    except BoardError:
+        return False
+    puzzle = _puzzle(instance)
+    return not rule_violations(puzzle, board) and score(puzzle, board) == result.get("best_score")

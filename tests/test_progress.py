@@ -6,7 +6,7 @@ import io
 
 from conftest import SET1
 
-from e2opt.config import config_from_dict
+from e2opt.loader import config_from_dict
 from e2opt.progress import Progress, format_clock
 
 

@@ -18,11 +18,12 @@ import yaml
 from e2opt import fsutil
 from e2opt.board import random_board, read_board, score
 from e2opt.checkpoint import CHECKPOINT, PREVIOUS, CheckpointError, load_checkpoint, save_checkpoint
-from e2opt.config import load_config
 from e2opt.errors import ConfigError
 from e2opt.events import read_events
+from e2opt.loader import load_config
 from e2opt.puzzle import read_puzzle
-from e2opt.run import AlreadyFinished, make_run_dir, resume_run, run_config
+from e2opt.run import AlreadyFinished, resume_run, run_config
+from e2opt.runfolder import make_run_dir
 from e2opt.search.flat import FlatPuzzle
 from e2opt.verify import verify_files
 

@@ -12,7 +12,7 @@ import yaml
 from conftest import e2opt
 from test_run import SMALL, config_file
 
-from e2opt.config import load_config
+from e2opt.loader import load_config
 from e2opt.run import resume_run, run_config
 from e2opt.runfolder import MARKER, marker_kind
 

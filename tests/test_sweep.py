@@ -19,7 +19,7 @@ from e2opt.config import SearchConfig
 from e2opt.errors import ConfigError
 from e2opt.runfolder import mark
 from e2opt.sweep import Sweep, create_sweep, execute, expand_sweep, load_sweep, run_sweep
-from e2opt.sweep_report import box_groups, describe, mean_curve, summarise, write_summary
+from e2opt.sweep.report import box_groups, describe, mean_curve, summarise, write_summary
 
 INSTANCE = SET1 / "set1_04x04.txt"
 

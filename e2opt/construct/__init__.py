@@ -24,6 +24,11 @@ def board_from_file(puzzle: Puzzle, path: str) -> Board:
     return board
 
 
+def threads_used(cfg: ConstructConfig) -> int:
+    """Threads the configured construction runs on (its CPU seconds per wall second): CP-SAT uses num_workers."""
+    return cfg.cpsat.num_workers if cfg.method == "cpsat" else 1
+
+
 def check_against_puzzle(cfg: ConstructConfig, instance: str) -> list[tuple[str, str]]:
     """What in the construct section cannot work on the puzzle file, as (dotted key, problem) pairs.
 

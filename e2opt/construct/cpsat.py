@@ -74,7 +74,7 @@ def solver_for(cfg: CpSatConfig, time_limit_s: float, seed: int, fixed_search: b
     p.max_time_in_seconds = time_limit_s
     p.num_workers = cfg.num_workers
     p.random_seed = seed
-    p.catch_sigint_signal = False  # Ctrl-C belongs to the run (run.StopSignals), which stops the solve
+    p.catch_sigint_signal = False  # Ctrl-C belongs to the run (signals.StopSignals), which stops the solve
     p.cp_model_presolve = cfg.presolve
     if cfg.symmetry_level is not None:
         p.symmetry_level = cfg.symmetry_level
