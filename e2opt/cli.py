@@ -34,6 +34,25 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
+def _add_executor_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--executor", choices=("local", "dask"), default="local", help="default: local")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"Dask scheduler address for the {what} (default: a LocalCluster)",
+    )
+
+
+def _workers_value(text: str | None) -> int | str | None:
+    """--workers N or auto, as the config value run.workers (the config check names a bad one)."""
+    if text is None or text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 def _add_force(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="replace output files that exist")
 
@@ -45,15 +64,24 @@ class RunCmd(Command):
     def add_arguments(self, parser):
         parser.add_argument("config", help="YAML config file, e.g. config/eternity2.yaml")
         _add_run_options(parser)
+        parser.add_argument(
+            "--workers",
+            metavar="N|auto",
+            help="search processes (run.workers; auto: usable cores / CP-SAT threads)",
+        )
+        _add_executor_options(parser, "workers")
 
     def run(self, args):
         from .loader import load_config
         from .run import run_config
+        from .sweep.pools import check_executor
 
+        check_executor(args.executor, args.scheduler)
         values = {"seed": args.seed, "stop.max_wall_s": args.max_runtime, "name": args.name}
         values["output.runs_dir"] = args.runs_dir
+        values["run.workers"] = _workers_value(args.workers)
         cfg = load_config(args.config, args.set, **values)
-        result = run_config(cfg, quiet=args.quiet)
+        result = run_config(cfg, quiet=args.quiet, executor=args.executor, scheduler=args.scheduler)
         print(result.summary())
         return 0
 
@@ -68,16 +96,22 @@ class ResumeCmd(Command):
             "--set", action="append", default=[], metavar="stop.KEY=VALUE", help="extend a stopping criterion"
         )
         parser.add_argument("--quiet", action="store_true", help="no progress output")
+        _add_executor_options(parser, "workers")
 
     def run(self, args):
         from .errors import ConfigError
         from .run import AlreadyFinished, resume_run
+        from .sweep.pools import check_executor
+
+        check_executor(args.executor, args.scheduler)
 
         for text in args.set:
             if not text.startswith("stop."):
                 raise ConfigError(f"--set {text}: resume only changes stop.* criteria")
         try:
-            result = resume_run(args.run_dir, quiet=args.quiet, overrides=tuple(args.set))
+            result = resume_run(
+                args.run_dir, args.quiet, tuple(args.set), executor=args.executor, scheduler=args.scheduler
+            )
         except AlreadyFinished as exc:
             if args.set:
                 raise
@@ -251,10 +285,7 @@ class SweepCmd(Command):
             metavar="N",
             help="runs at a time (default: cores / CP-SAT workers per run)",
         )
-        parser.add_argument("--executor", choices=("local", "dask"), default="local", help="default: local")
-        parser.add_argument(
-            "--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: a Dask LocalCluster)"
-        )
+        _add_executor_options(parser, "runs")
         parser.add_argument(
             "--set",
             action="append",

@@ -110,6 +110,8 @@ class SearchConfig:
     diversify_swaps: int = 8  # random swap-and-rotate moves per diversification
     intensify_after: int = 4  # plateaus in a row without a new best before restoring the best board
     check: bool = False
+    restart_after: int | None = None  # intensifications without a new best before a restart (run.restart_from)
+    restart_after_s: float | None = None  # or wall seconds without a new best
 
     def __post_init__(self):
         holes = (self.holes, self.holes) if isinstance(self.holes, int) else self.holes
@@ -122,6 +124,8 @@ class SearchConfig:
         _positive("plateau", self.plateau)
         _positive("diversify_swaps", self.diversify_swaps, allow_zero=True)
         _positive("intensify_after", self.intensify_after)
+        _positive("restart_after", self.restart_after)
+        _positive("restart_after_s", self.restart_after_s)
 
     @property
     def holes_range(self) -> tuple[int, int]:
@@ -162,6 +166,27 @@ class OutputConfig:
             raise ValueError("runs_dir: must name a folder, got an empty string")
 
 
+@dataclass(frozen=True)
+class RunSection:
+    """Workers of one run (docs/workers.md): how many, how they share boards, where a stagnated one restarts.
+
+    ``sync_every_moves`` makes the workers meet every that many moves (each) instead of every
+    ``share_every_s`` seconds: a run with several workers is then reproducible seed for seed.
+    """
+
+    workers: int | Literal["auto"] = 1  # search processes; auto: the usable cores / the construction's threads
+    share_every_s: float = 10.0  # how often the best boards are published to the workers
+    sync_every_moves: int | None = None
+    restart_from: Literal["fresh", "best", "elite"] = "fresh"  # new construction, the run's best, an elite
+    elite_size: int = 4  # distinct best boards kept for restarts from the elite pool
+
+    def __post_init__(self):
+        _positive("workers", self.workers if isinstance(self.workers, int) else None)
+        _positive("share_every_s", self.share_every_s)
+        _positive("sync_every_moves", self.sync_every_moves)
+        _positive("elite_size", self.elite_size)
+
+
 def _check_name(name: str) -> None:
     """A run name becomes part of a folder name: one plain path component, printable, not too long."""
     if "/" in name or "\\" in name or name in (".", "..") or not name.isprintable() or len(name) > 100:
@@ -181,6 +206,7 @@ class RunConfig:
     search: SearchConfig = field(default_factory=SearchConfig)
     stop: StopConfig = field(default_factory=StopConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
+    run: RunSection = field(default_factory=RunSection)
 
     def __post_init__(self):
         _positive("seed", self.seed, allow_zero=True)

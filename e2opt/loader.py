@@ -29,6 +29,7 @@ CLI_OPTIONS = {
     "stop.max_wall_s": "--max-runtime",
     "name": "--name",
     "output.runs_dir": "--runs-dir",
+    "run.workers": "--workers",
 }
 
 

@@ -33,6 +33,7 @@ from .puzzle import Puzzle, read_puzzle
 from .runfolder import (
     BEST,
     CONFIG,
+    INTERRUPTS,
     RESULT,
     has_ended,
     keep_inputs,
@@ -45,6 +46,7 @@ from .runfolder import (
 from .search.state import SearchState
 from .search.tabu import SearchResult, TabuSearch, warm_up
 from .signals import StopSignals
+from .workers.coordinator import resume_team, run_team, uses_team
 
 
 @dataclass
@@ -67,10 +69,13 @@ class Result:
     diversifications: int = 0
     intensifications: int = 0
     best_board: Board | None = field(default=None, repr=False)
+    workers: list[dict] | None = None  # per-worker figures of a run with several workers (workers/)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("best_board")
+        if self.workers is None:
+            data.pop("workers")
         return data
 
     def summary(self) -> str:
@@ -206,8 +211,16 @@ def _construction_deadline(cfg: RunConfig) -> float | None:
     return min(limits) if limits else None
 
 
-def run_config(cfg: RunConfig, quiet: bool = True, run_dir: Path | None = None) -> Result:
+def run_config(
+    cfg: RunConfig,
+    quiet: bool = True,
+    run_dir: Path | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Result:
     """Construct + search for one config in a new run folder (or the given one, e.g. a sweep's run folder).
+
+    Several workers (run.workers), restarts, or a Dask executor: the workers' coordinator runs it (workers/).
 
     SIGINT/SIGTERM during construction stop CP-SAT and end the run without a checkpoint, so that
     ``resume`` starts it again from the construction; during the search they stop after the move.
@@ -222,11 +235,20 @@ def run_config(cfg: RunConfig, quiet: bool = True, run_dir: Path | None = None) 
             mark(run_dir, "run")
     keep_inputs(run_dir, cfg.instance, cfg.construct.board)
     atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
-    return _start(cfg, run_dir, puzzle, quiet)
+    return _start(cfg, run_dir, puzzle, quiet, executor, scheduler)
 
 
-def _start(cfg: RunConfig, run_dir: Path, puzzle: Puzzle, quiet: bool) -> Result:
+def _start(
+    cfg: RunConfig,
+    run_dir: Path,
+    puzzle: Puzzle,
+    quiet: bool,
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Result:
     """Construction then search in a prepared run folder."""
+    if uses_team(cfg) or executor != "local":
+        return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
     warm_up()
     clock = stopping.Clock()
     run = _Run(cfg, run_dir, puzzle, clock, quiet)
@@ -283,7 +305,13 @@ class AlreadyFinished(E2optError):
     """resume on a run that already meets its stopping criteria: nothing to do, nothing changed."""
 
 
-def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ...] = ()) -> Result:
+def resume_run(
+    run_dir: str | Path,
+    quiet: bool = True,
+    overrides: tuple[str, ...] = (),
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Result:
     """Continue a run from its newest good checkpoint to its stopping criteria.
 
     ``--set stop.*`` overrides extend the criteria and are saved in config.yaml, so a later resume keeps them.
@@ -299,8 +327,21 @@ def resume_run(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ..
     if not any((run_dir / name).exists() for name in CHECKPOINT_FILES):
         if overrides:
             atomic_write_text(run_dir / CONFIG, stored.to_yaml())
-        return _restart(cfg, run_dir, puzzle, quiet)
+        return _restart(cfg, run_dir, puzzle, quiet, executor, scheduler)
     state, meta, warnings = load_checkpoint(run_dir)
+    if "team" in meta:
+        if (
+            not overrides
+            and has_ended(run_dir, meta["best_score"])
+            and _stop_reason(run_dir) not in INTERRUPTS
+        ):
+            raise AlreadyFinished(
+                f"{run_dir}: finished already ({_stop_reason(run_dir)}); nothing was changed. "
+                "To go on, extend a budget: e2opt resume RUN_DIR --set stop.KEY=VALUE"
+            )
+        if overrides:
+            atomic_write_text(run_dir / CONFIG, stored.to_yaml())
+        return resume_team(cfg, run_dir, puzzle, (state, meta, warnings), quiet, executor, scheduler)
     try:
         search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state))
     except ValueError as exc:
@@ -344,6 +385,14 @@ def _status(search: TabuSearch, meta: dict) -> stopping.Status:
     )
 
 
+def _stop_reason(run_dir: Path) -> str | None:
+    """The stop reason in result.json, None when it cannot be read."""
+    try:
+        return json.loads((run_dir / RESULT).read_text(encoding="utf-8")).get("stop_reason")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def _finished_message(run_dir: Path, reason: str, search: TabuSearch, overrides: tuple[str, ...]) -> str:
     """Why resume has nothing to do: the criterion that holds, and how to extend the run."""
     where = f"{search.state.iteration} moves, best {search.state.best_score}"
@@ -366,7 +415,14 @@ def _ended(search: TabuSearch, meta: dict, reason: str) -> SearchResult:
     )  # fmt: skip
 
 
-def _restart(cfg: RunConfig, run_dir: Path, puzzle: Puzzle, quiet: bool) -> Result:
+def _restart(
+    cfg: RunConfig,
+    run_dir: Path,
+    puzzle: Puzzle,
+    quiet: bool,
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Result:
     """A run stopped before its first checkpoint (during construction) starts again in its folder.
 
     The stopped attempt's best.board and result.json go first, so nothing of it can be taken for the new one's.
@@ -376,7 +432,7 @@ def _restart(cfg: RunConfig, run_dir: Path, puzzle: Puzzle, quiet: bool) -> Resu
     log = EventLog(run_dir)
     log.write("restart", reason="no checkpoint yet: stopped during construction")
     log.close()
-    return _start(cfg, run_dir, puzzle, quiet)
+    return _start(cfg, run_dir, puzzle, quiet, executor, scheduler)
 
 
 def _adopt_saved_best(puzzle: Puzzle, search: TabuSearch, run_dir: Path) -> bool:

@@ -149,6 +149,7 @@ def keep_inputs(run_dir: Path, instance: str, board: str | None) -> None:
 def input_copies(run_dir: Path, data: dict[str, Any]) -> dict[str, str]:
     """Dotted keys of a run's stored config -> the copy under inputs/ to use instead (when the copy exists)."""
     out: dict[str, str] = {}
+    run_dir = run_dir.resolve()  # the values are read relative to config.yaml's folder otherwise
     instance = data.get("instance")
     if isinstance(instance, str) and (run_dir / INPUTS / Path(instance).name).is_file():
         out["instance"] = str(run_dir / INPUTS / Path(instance).name)
