@@ -31,6 +31,7 @@ from ..puzzle import Puzzle
 from ..runfolder import BEST, RESULT
 from ..signals import StopSignals
 from .round import search_round
+from .slots import LocalSlots
 from .team import Team, rounded
 
 STOP_FILE = ".stop-workers"
@@ -55,8 +56,6 @@ def uses_team(cfg: RunConfig) -> bool:
 def make_workers_pool(executor: str, workers: int, scheduler: str | None) -> Any:
     """Local worker processes, or the sweep's Dask executor."""
     if executor == "local" and not scheduler:
-        from .slots import LocalSlots
-
         return LocalSlots(workers)
     from ..sweep.pools import make_pool
 
@@ -217,6 +216,8 @@ def run_team(
     (run_dir / STOP_FILE).unlink(missing_ok=True)
     pool = make_workers_pool(executor, team.n, scheduler)
     progress.message(f"{team.n} worker(s) on {pool.describe()}")
+    pids = pool.pids() if isinstance(pool, LocalSlots) else []
+    events.write("workers", workers=team.n, where=pool.describe(), pids=pids)
     interrupted = stopping.Interrupted()
     abandoned = False
     try:

@@ -20,7 +20,7 @@ import numpy as np
 from .. import stop as stopping
 from ..config import RunConfig
 from ..configload import build
-from ..construct import construct
+from ..construct import construct, threads_used
 from ..puzzle import Puzzle, read_puzzle_cached
 from ..search.flat import FlatPuzzle
 from ..search.state import SearchState
@@ -110,10 +110,14 @@ class _Worker:
         self.note_best(self.search.state.best_score)
 
     def build(self, rng: np.random.Generator) -> tuple[Any, dict]:
-        """A new board by the configured construction (within the run's wall budget)."""
-        deadline = self.cfg.stop.max_wall_s
-        if deadline is not None:
-            deadline = max(0.0, deadline - self.clock.wall())
+        """A new board by the configured construction, within what is left of the run's and the worker's budgets
+        (CP-SAT burns CPU on each of its threads)."""
+        limits = []
+        if self.cfg.stop.max_wall_s is not None:
+            limits.append(self.cfg.stop.max_wall_s - self.clock.wall())
+        if self.task["cpu_limit"] is not None:
+            limits.append((self.task["cpu_limit"] - self.clock.cpu()) / threads_used(self.cfg.construct))
+        deadline = max(0.0, min(limits)) if limits else None
         path = Path(self.task["stop_file"])
         return construct(self.puzzle, self.cfg.construct, rng, deadline, None, path.exists)
 
