@@ -22,7 +22,7 @@ from e2opt.errors import ConfigError, E2optError
 from e2opt.events import read_events
 from e2opt.loader import load_config
 from e2opt.puzzle import read_puzzle
-from e2opt.run import resume_run, run_config
+from e2opt.run import Result, resume_run, run_config
 from e2opt.verify import verify_files
 from e2opt.workers import coordinator
 from e2opt.workers.round import search_round, worker_streams
@@ -60,10 +60,15 @@ def outcome(run_dir: Path) -> tuple:
     return result["best_score"], result["iterations"], figures, (run_dir / "best.board").read_text(), arrays
 
 
-def test_two_workers_with_fixed_seeds_repeat_exactly_and_share_only_verified_boards(tmp_path):
-    cfg = load_config(config_file(tmp_path))
-    first, second = run_config(cfg), run_config(cfg)
-    assert outcome(Path(first.run_dir)) == outcome(Path(second.run_dir))
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory) -> Result:
+    """The two-worker run of config_file, 3000 moves each without a stop: what the other runs must equal."""
+    return run_config(load_config(config_file(tmp_path_factory.mktemp("straight"))))
+
+
+def test_two_workers_with_fixed_seeds_repeat_exactly_and_share_only_verified_boards(tmp_path, straight):
+    first = run_config(load_config(config_file(tmp_path)))
+    assert outcome(Path(first.run_dir)) == outcome(Path(straight.run_dir))
     assert first.iterations == 6000 and first.stop_reason == "max_iterations (3000)"
     assert first.cpu_s == pytest.approx(sum(w["cpu_s"] for w in first.workers), abs=0.01)
     run_dir = Path(first.run_dir)
@@ -77,8 +82,7 @@ def test_two_workers_with_fixed_seeds_repeat_exactly_and_share_only_verified_boa
     )
 
 
-def test_resume_of_two_workers_continues_exactly(tmp_path):
-    straight = run_config(load_config(config_file(tmp_path)))
+def test_resume_of_two_workers_continues_exactly(tmp_path, straight):
     half = run_config(load_config(config_file(tmp_path), ["stop.max_iterations=1500"]))
     resumed = resume_run(half.run_dir, overrides=("stop.max_iterations=3000",))
     assert resumed.iterations == 6000
@@ -180,15 +184,14 @@ def test_workers_option_errors_are_one_line(tmp_path, capsys):
     assert "needs --executor dask" in capsys.readouterr().err
 
 
-def test_dask_local_cluster_runs_the_workers_as_the_local_processes_do(tmp_path):
+def test_dask_local_cluster_runs_the_workers_as_the_local_processes_do(tmp_path, straight):
     distributed = pytest.importorskip("distributed")
     cfg = load_config(config_file(tmp_path))
-    local = run_config(cfg)
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
     ) as c:
         dask = run_config(cfg, executor="dask", scheduler=c.scheduler_address)
-    assert outcome(Path(dask.run_dir)) == outcome(Path(local.run_dir))
+    assert outcome(Path(dask.run_dir)) == outcome(Path(straight.run_dir))
     workers = next(e for e in read_events(Path(dask.run_dir)) if e["event"] == "workers")
     assert workers["where"] == f"Dask on {c.scheduler_address}"
 
@@ -197,7 +200,7 @@ class KilledWorker(Exception):
     """Named like Dask's error for a task whose worker died."""
 
 
-def test_a_round_lost_with_its_worker_is_submitted_again_from_the_state_held(tmp_path, monkeypatch):
+def test_a_round_lost_with_its_worker_is_submitted_again_from_the_state_held(tmp_path, monkeypatch, straight):
     class FlakyPool(LocalSlots):
         """Loses the third round submitted, as a Dask cluster loses a worker."""
 
@@ -212,10 +215,9 @@ def test_a_round_lost_with_its_worker_is_submitted_again_from_the_state_held(tmp
             return super().submit(fn, task)
 
     cfg = load_config(config_file(tmp_path))
-    steady = run_config(cfg)
     monkeypatch.setattr(coordinator, "make_workers_pool", lambda executor, n, scheduler: FlakyPool(n))
     flaky = run_config(cfg)
-    assert outcome(Path(flaky.run_dir)) == outcome(Path(steady.run_dir))
+    assert outcome(Path(flaky.run_dir)) == outcome(Path(straight.run_dir))
     assert sum(w["lost"] for w in flaky.workers) == 1
     lost = [e for e in read_events(Path(flaky.run_dir)) if e["event"] == "worker_lost"]
     assert len(lost) == 1 and "died" in lost[0]["error"]
