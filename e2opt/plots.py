@@ -40,6 +40,16 @@ def score_series(run_dir: Path) -> tuple[list[tuple[float, int]], list[tuple[flo
     return best, current
 
 
+def worker_series(run_dir: Path) -> dict[int, list[tuple[float, int]]]:
+    """Each worker's best over time (runs with several workers: best and worker_best events name the worker)."""
+    series: dict[int, list[tuple[float, int]]] = {}
+    for event in read_events(run_dir):
+        point, worker = _point(event), event.get("worker")
+        if event.get("event") in ("best", "worker_best") and point is not None and isinstance(worker, int):
+            series.setdefault(worker, []).append(point)
+    return series
+
+
 def score_png(run_dir: Path, max_score: int, title: str) -> bytes:
     """The score-over-time plot as PNG bytes: best as a step line, current as dots."""
     import matplotlib
@@ -56,6 +66,11 @@ def score_png(run_dir: Path, max_score: int, title: str) -> bytes:
             best = [*best, (current[-1][0], best[-1][1])]  # the best line runs on to the last sample
         xs, ys = zip(*best, strict=True)
         ax.step(list(xs), list(ys), where="post", color="#1f6feb", linewidth=1.8, label="best")
+        workers = worker_series(run_dir)
+        for worker, points in sorted(workers.items()) if len(workers) > 1 else ():
+            points = [*points, (best[-1][0], points[-1][1])]
+            wx, wy = zip(*points, strict=True)
+            ax.step(list(wx), list(wy), where="post", linewidth=0.9, alpha=0.8, label=f"worker {worker}")
         low = min(ys)
         ax.set_ylim(max(0, low - 5), max_score + 2)
     ax.axhline(max_score, color="#2da44e", linestyle="--", linewidth=1, label=f"max {max_score}")

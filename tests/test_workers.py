@@ -21,6 +21,7 @@ from e2opt.cli import main
 from e2opt.errors import ConfigError, E2optError
 from e2opt.events import read_events
 from e2opt.loader import load_config
+from e2opt.plots import worker_series
 from e2opt.puzzle import read_puzzle
 from e2opt.run import Result, resume_run, run_config
 from e2opt.verify import verify_files
@@ -76,6 +77,10 @@ def test_two_workers_with_fixed_seeds_repeat_exactly_and_share_only_verified_boa
     assert sum(e["event"] == "restart" and e["from"] == "elite" for e in events) > 0
     assert [e["event"] for e in events].count("share") == 6  # one per meeting
     assert verify_files(SMALL, run_dir / "best.board").valid
+    curves = worker_series(run_dir)  # the per-worker lines of score.png
+    assert {w: points[-1][1] for w, points in curves.items()} == {
+        w["worker"]: w["best_score"] for w in first.workers
+    }
     best = [e["score"] for e in events if e["event"] == "best"]
     assert best == sorted(best) and best[-1] == first.best_score == max(
         w["best_score"] for w in first.workers

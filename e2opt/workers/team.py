@@ -70,6 +70,8 @@ class Team:
                 self.best = {**event, "worker": i}
                 improved = True
                 events.write("best", worker=i, **rounded(event))
+            elif kind == "best":
+                events.write("worker_best", worker=i, **rounded(event))  # for the per-worker curves
             elif kind == "restart":
                 events.write("restart", worker=i, **rounded(event))
         if improved:
