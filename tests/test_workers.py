@@ -268,3 +268,15 @@ def test_a_killed_worker_process_is_replaced_and_the_run_finishes(tmp_path):
     assert sum(w["lost"] for w in result["workers"]) == 1 and result["best_score"] >= before
     assert all(w["iterations"] > 0 for w in result["workers"])
     assert verify_files(SMALL, run_dir / "best.board").valid
+
+
+def test_a_cpu_budget_is_shared_by_the_workers(tmp_path):
+    path = config_file(
+        tmp_path,
+        stop={"max_iterations": None, "max_cpu_s": 1.0},
+        run={"sync_every_moves": None, "share_every_s": 0.5},
+    )
+    result = run_config(load_config(path))
+    assert result.stop_reason == "max_cpu_s (1 s)"
+    assert all(0.45 <= w["cpu_s"] <= 0.7 for w in result.workers), result.workers
+    assert result.cpu_s == pytest.approx(sum(w["cpu_s"] for w in result.workers), abs=0.01)

@@ -169,7 +169,9 @@ class _Worker:
         if stop.max_wall_s is not None:
             run.append(stopping.MaxWallTime(stop.max_wall_s))
         if self.task["cpu_limit"] is not None:
-            run.append(stopping.MaxCpuTime(self.task["cpu_limit"]))
+            limit = stopping.MaxCpuTime(self.task["cpu_limit"])  # this worker's share of the run's budget
+            limit.reason = f"max_cpu_s ({stop.max_cpu_s:g} s)"
+            run.append(limit)
         if stop.max_iterations is not None:
             limit = stopping.MaxIterations(stop.max_iterations - meta["moves_before"])
             limit.reason = f"max_iterations ({stop.max_iterations})"
