@@ -219,6 +219,10 @@ def _start_run(config: Path, runs: Path) -> tuple[subprocess.Popen, Path]:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     _wait_for(runs)
+    end = time.time() + 120
+    while not any(runs.iterdir()):  # the runs folder is made a moment before the run folder inside it
+        assert time.time() < end, f"no run folder in {runs}"
+        time.sleep(0.05)
     return proc, next(iter(runs.iterdir()))
 
 
