@@ -53,6 +53,7 @@ from .puzzle import Puzzle, read_puzzle
 from .runfolder import mark, require
 from .stop import Interrupted
 
+MAX_SEEDS = 100_000  # a seed count beyond any real sweep: a typo must not expand into millions of runs
 SPEC_KEYS = ("name", "base", "seeds", "set", "grid", "variants")
 JOURNAL = "runs.json"
 STATUS = "status.jsonl"
@@ -174,7 +175,7 @@ def _grid(data: Any, where: str, source: str) -> dict[str, list]:
 
 def parse_seeds(value: Any, source: str) -> list[int]:
     """``5`` -> [1, 2, 3, 4, 5]; a list of distinct non-negative integers is taken as is."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_SEEDS:
         return list(range(1, value + 1))
     if (
         isinstance(value, list)
@@ -184,8 +185,8 @@ def parse_seeds(value: Any, source: str) -> list[int]:
     ):
         return list(value)
     raise ConfigError(
-        f"{source}: key 'seeds': expected a count (5 means seeds 1..5) or a list of distinct "
-        f"non-negative integers, got {value!r}"
+        f"{source}: key 'seeds': expected a count (5 means seeds 1..5, at most {MAX_SEEDS}) or a list of "
+        f"distinct non-negative integers, got {value!r}"
     )
 
 
