@@ -346,7 +346,7 @@ def create_sweep(sweep: Sweep, runs_dir: str | Path | None = None) -> Path:
 def check_configs(sweep: Sweep, sweep_dir: Path) -> None:
     """Re-validate every run's stored config (the instance files must still be there) before resuming."""
     for run in sweep.runs:
-        config_from_dict(copy.deepcopy(run.config), f"{sweep_dir / JOURNAL} (run {run.id})", explicit=())
+        config_from_dict(copy.deepcopy(run.config), f"{sweep_dir / JOURNAL} (run {run.id})")
 
 
 @cache
@@ -443,7 +443,7 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
             if (run_dir / RUN_CONFIG).is_file():
                 result = resume_run(run_dir, quiet=True)
             else:
-                cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}", explicit=())
+                cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}")
                 result = run_config(cfg, quiet=True, run_dir=run_dir)
     except KeyboardInterrupt:
         return {
