@@ -4,6 +4,7 @@ exception. Random text, near-valid files built from valid pieces, and raw bytes.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 import yaml
@@ -16,7 +17,10 @@ from e2opt.config import RunConfig, config_from_dict, load_config, parse_overrid
 from e2opt.errors import BoardError, ConfigError, E2optError, PuzzleError
 from e2opt.puzzle import Puzzle, format_puzzle, parse_puzzle, read_puzzle
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+EXAMPLES = int(os.environ.get("E2OPT_PROPERTY_EXAMPLES", "150"))  # docs/mutation.md runs with fewer
+FAST = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 TOKENS = st.one_of(
     st.integers(-3, 12).map(str),
     st.sampled_from(["hint", "#", "x", "1e3", "٣", "²", "\ufeff", "\x00", "9" * 25, "", ":", "1:2", "3:"]),
