@@ -320,7 +320,6 @@ def _option_for(key: str | None, given: dict[str, str]) -> str | None:
     """The command-line option that set ``key`` (or the section holding it); None when the file did."""
     if key is None:
         return None
-    key = key.split("[", 1)[0]
     for dotted in reversed(list(given)):
         if key == dotted or key.startswith(f"{dotted}.") or dotted.startswith(f"{key}."):
             return given[dotted]
