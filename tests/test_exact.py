@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE
+from test_puzzle import MALFORMED
 
 from e2opt import fsutil
 from e2opt.board import Board, cell_mismatches, parse_board, write_board
@@ -490,3 +491,59 @@ def test_search_bounds(kwargs, message):
 def test_search_bounds_accept_their_edges():
     cfg = SearchConfig(holes=(2, 2), tabu_cells=(0, 0), tabu_arcs=(5, 5))
     assert cfg.holes_range == (2, 2) and SearchConfig(holes=7).holes_range == (7, 7)
+
+
+# --- puzzle.py: the whole message of every malformed case of test_puzzle.py ---
+
+EXACT = {
+    "empty file": "p.txt, line 1: missing header 'rows cols' (the file is empty)",
+    "header with three numbers": "p.txt, line 1: bad header: expected 'rows cols', got 3 tokens",
+    "header not a number": "p.txt, line 1: 'x' is not a non-negative integer",
+    "too few pieces": "p.txt, line 9: wrong number of pieces: 3x3 needs 9, the file has 8",
+    "too many pieces": "p.txt, line 11: wrong number of pieces: 3x3 needs 9, the file has 10",
+    "negative colour": "p.txt, line 5: '-2' is not a non-negative integer",
+    "word for colour": "p.txt, line 5: 'blue' is not a non-negative integer",
+    "unicode digit in the header": "p.txt, line 1: '³' is not a non-negative integer",
+    "unicode digit for colour": "p.txt, line 5: '²' is not a non-negative integer",
+    "unicode digit in a hint": "p.txt, line 11: '²' is not a non-negative integer",
+    "three colours on a line": "p.txt, line 5: a piece line needs 4 colours 't r b l', got 3 tokens",
+    "five colours on a line": "p.txt, line 5: a piece line needs 4 colours 't r b l', got 5 tokens",
+    "grey on opposite sides": "p.txt, line 9: piece 7 has grey on opposite sides",
+    "grey on three sides": "p.txt, line 9: piece 7 has grey on 3 sides (at most 2)",
+    "grey on four sides": "p.txt, line 9: piece 7 has grey on 4 sides (at most 2)",
+    "an edge piece too many": "p.txt, line 9: wrong number of edge pieces: piece 7 is one more than the 4 a 3x3 board has",
+    "a corner too many": "p.txt, line 10: wrong number of corner pieces: piece 8 is one more than the 4 a 3x3 board has",
+    "hint line too short": "p.txt, line 11: hint line needs 'hint piece row col rotation', got 4 tokens",
+    "hint names a missing piece": "p.txt, line 11: hint names piece 9, but pieces are 0..8",
+    "hint cell off the board": "p.txt, line 11: hint cell (3,1) is off the 3x3 board",
+    "hint rotation above 3": "p.txt, line 11: hint rotation 4 is not 0..3",
+    "hint cell of the wrong kind": "p.txt, line 11: hint puts inner piece 7 on corner cell (0,0)",
+    "hint turns grey inward": "p.txt, line 11: hint rotation 1 of piece 8 at (2,2) does not turn grey toward the rim",
+    "two hints on one cell": "p.txt, line 12: two hints on cell (2,2) (first on line 11)",
+    "one piece hinted twice": "p.txt, line 12: piece 8 is hinted twice (first on line 11)",
+    "piece after a hint": "p.txt, line 12: piece line after a hint line (hints come last)",
+}
+
+
+@pytest.mark.parametrize("case, text, line, words", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_puzzle_messages_in_full(case, text, line, words):
+    with pytest.raises(PuzzleError) as caught:
+        parse_puzzle(text, "p.txt")
+    assert str(caught.value) == EXACT[case]
+    assert (caught.value.path, caught.value.line) == ("p.txt", line)
+
+
+def test_puzzle_details_beyond_the_messages():
+    puzzle = parse_puzzle(
+        "# a comment # with two hashes\n" + TINY_PUZZLE.replace("3 4 3 4", "3 4 3 4 # centre")
+    )
+    assert puzzle.name == "<string>" and puzzle.path == "<string>" and puzzle.n_cells == 9
+    assert puzzle.pieces.dtype == np.int64 and not puzzle.pieces.flags.writeable
+    assert puzzle.kinds.tolist() == [0, 0, 1, 1, 1, 0, 1, 2, 0] and not puzzle.oriented.flags.writeable
+    assert puzzle.max_score == 12 and puzzle.hint_map() == {}
+    assert puzzle.valid_rotations(0, 0, 0) == [2] and puzzle.valid_rotations(7, 0, 0) == []
+    assert puzzle.fits(5, 0, 0, 3) and not puzzle.fits(5, 0, 0, 0) and puzzle.fits(5, 0, 0, 7)
+    assert [puzzle.cell_kind(r, c) for r, c in ((0, 0), (0, 1), (1, 1), (2, 2))] == [0, 1, 2, 0]
+    assert puzzle.rim_sides(0, 2) == (True, True, False, False)
+    hinted = parse_puzzle(TINY_PUZZLE + "hint 7 1 1 2\n", "dir/h.txt")
+    assert hinted.name == "h" and hinted.hint_map()[(1, 1)].rot == 2
