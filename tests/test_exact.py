@@ -547,3 +547,68 @@ def test_puzzle_details_beyond_the_messages():
     assert puzzle.rim_sides(0, 2) == (True, True, False, False)
     hinted = parse_puzzle(TINY_PUZZLE + "hint 7 1 1 2\n", "dir/h.txt")
     assert hinted.name == "h" and hinted.hint_map()[(1, 1)].rot == 2
+
+
+# --- the last survivors of the second run ---
+
+
+def test_verify_checks_every_cell_after_a_bad_rotation():
+    from e2opt.verify import parse_board_text, parse_puzzle_text, verify
+
+    board = parse_board_text("3 3\n5:4 3:1 0:7\n4:0 7:2 6:2\n1:1 2:0 8:0\n")
+    assert verify(parse_puzzle_text(TINY_PUZZLE), board).problems == [
+        "cell (0,0), piece 5: rotation 4 is not 0..3",
+        "cell (0,2), piece 0: rotation 7 is not 0..3",
+        "piece 0: missing from the board",
+        "piece 5: missing from the board",
+    ]
+
+
+def test_board_error_names_the_first_extra_row():
+    with pytest.raises(BoardError, match=r"^b\.board, line 4: expected 2 rows of cells, found 4$"):
+        parse_board("2 2\n0:0 1:0\n2:0 3:0\n0:0 0:0\n0:0 0:0\n", "b.board")
+
+
+def test_write_puzzle_writes_what_format_puzzle_says(tmp_path):
+    from e2opt.puzzle import format_puzzle, write_puzzle
+
+    puzzle = parse_puzzle(TINY_PUZZLE.replace(" 4", " 40") + "hint 7 1 1 2\n")
+    write_puzzle(puzzle, tmp_path / "w.txt")
+    assert (
+        (tmp_path / "w.txt").read_text()
+        == format_puzzle(puzzle)
+        == TINY_PUZZLE.replace(" 4", " 40") + "hint 7 1 1 2\n"
+    )
+
+
+def test_type_name_of_something_without_a_name_is_its_text():
+    assert _type_name(3) == "3"
+
+
+def test_an_unsupported_field_type_or_a_plain_value_error_in_a_config_class():
+    from dataclasses import dataclass
+
+    from e2opt.configload import build
+
+    @dataclass(frozen=True)
+    class Odd:
+        data: bytes = b""
+
+    with pytest.raises(TypeError, match=r"^unsupported config field type <class 'bytes'> at data$"):
+        build(Odd, {"data": 1}, "s.yaml")
+
+    @dataclass(frozen=True)
+    class Plain:
+        n: int = 0
+
+        def __post_init__(self):
+            if self.n:
+                raise ValueError("plain")
+
+    with pytest.raises(ConfigError) as caught:
+        build(Plain, {"n": 1}, "s.yaml")
+    assert (str(caught.value), caught.value.key, caught.value.problem) == (
+        "s.yaml: key 'plain': plain",
+        "plain",
+        "plain",
+    )
