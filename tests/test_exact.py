@@ -612,3 +612,98 @@ def test_an_unsupported_field_type_or_a_plain_value_error_in_a_config_class():
         "plain",
         "plain",
     )
+
+
+VERIFY_ERRORS = [
+    ("", "puzzle", "f, line 1: missing header 'rows cols'"),
+    ("\n\n3\n", "puzzle", "f, line 3: missing header 'rows cols'"),
+    ("3 x\n", "puzzle", "f, line 1: 'x' is not a non-negative integer"),
+    ("\n1 3\n", "puzzle", "f, line 2: a board is at least 2x2, the header says 1x3"),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\nhint 7 1 1\n",
+        "puzzle",
+        "f, line 11: a hint line is 'hint piece row col rotation'",
+    ),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\nhint 9 1 1 0\n",
+        "puzzle",
+        "f, line 11: hint names a piece, cell or rotation that does not exist",
+    ),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\nhint 7 3 1 0\n",
+        "puzzle",
+        "f, line 11: hint names a piece, cell or rotation that does not exist",
+    ),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\nhint 7 1 3 0\n",
+        "puzzle",
+        "f, line 11: hint names a piece, cell or rotation that does not exist",
+    ),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\nhint 7 1 1 4\n",
+        "puzzle",
+        "f, line 11: hint names a piece, cell or rotation that does not exist",
+    ),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\nhint x 1 1 0\n",
+        "puzzle",
+        "f, line 11: 'x' is not a non-negative integer",
+    ),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3\n2 0 0 1\n",
+        "puzzle",
+        "f, line 9: a piece line is 4 colours 't r b l'",
+    ),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 y 4\n2 0 0 1\n",
+        "puzzle",
+        "f, line 9: 'y' is not a non-negative integer",
+    ),
+    (
+        "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\n1 2 3 4\n\n# end\n",
+        "puzzle",
+        "f, line 11: 3x3 needs 9 pieces, found 10",
+    ),
+    ("", "board", "f, line 1: missing header 'rows cols'"),
+    ("x y\n", "board", "f, line 1: missing header 'rows cols'"),
+    ("2 2\n0:0 1:0\n2:0\n", "board", "f, line 3: expected 2 cells, got 1"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "message"), VERIFY_ERRORS)
+def test_the_verifiers_own_reader_messages_in_full(text, kind, message):
+    from e2opt.verify import parse_board_text, parse_puzzle_text
+
+    reader = parse_puzzle_text if kind == "puzzle" else parse_board_text
+    with pytest.raises(PuzzleError if kind == "puzzle" else BoardError) as caught:
+        reader(text, "f")
+    assert str(caught.value) == message
+    if kind == "puzzle":
+        assert caught.value.path == "f"
+
+
+def test_the_verifiers_default_names_and_comments():
+    from e2opt.verify import parse_puzzle_text, verify_texts
+
+    with pytest.raises(PuzzleError, match=r"^<puzzle>, line 1: "):
+        verify_texts("x", TINY_BOARD)
+    with pytest.raises(BoardError, match=r"^<board>, line 1: "):
+        verify_texts(TINY_PUZZLE, "x")
+    assert verify_texts("# head\n" + TINY_PUZZLE.replace("3 4 3 4", "3 4 3 4 # centre"), TINY_BOARD).valid
+    assert parse_puzzle_text(TINY_PUZZLE + "hint 8 2 2 0\n").hints == [(8, 2, 2, 0)]
+
+
+def test_random_board_keeps_a_hinted_piece_zero_in_place():
+    from e2opt.board import random_board, rule_violations
+
+    puzzle = parse_puzzle(TINY_PUZZLE + "hint 0 2 2 0\n")  # piece 0 is a corner: bottom-right, as it comes
+    for seed in range(5):
+        board = random_board(puzzle, np.random.default_rng(seed))
+        assert rule_violations(puzzle, board) == [] and (board.piece[2, 2], board.rot[2, 2]) == (0, 0)
+
+
+def test_board_colours_take_rotations_modulo_four():
+    puzzle = parse_puzzle(TINY_PUZZLE)
+    board = parse_board(TINY_BOARD)
+    turned = Board(board.piece, board.rot + 4)
+    assert np.array_equal(turned.colours(puzzle), board.colours(puzzle))
