@@ -356,8 +356,17 @@ COMMANDS: list[Command] = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit 2), like every other user mistake."""
+
+    def error(self, message: str):
+        self.exit(
+            2, f"e2opt: error: {self.prog.removeprefix('e2opt').strip() or 'e2opt'}: {message} (see --help)\n"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="e2opt", description="Eternity II and edge-matching puzzles: CP-SAT + VLNS tabu search."
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks")

@@ -11,7 +11,7 @@ import numpy as np
 
 from .board import Board
 from .errors import E2optError
-from .puzzle import INNER, Hint, Puzzle, cell_kind
+from .puzzle import INNER, Hint, Puzzle, cell_kind, check_size
 
 MAX_RESAMPLE_ROUNDS = 2000
 
@@ -26,10 +26,13 @@ def _necklaces(k: int) -> int:
     return (k**4 + k**2 + 2 * k) // 4
 
 
-def _check_params(rows: int, cols: int, frame: int, inner: int, hints: int) -> None:
-    """Reject sizes and colour counts for which no puzzle with distinct pieces exists."""
-    if rows < 2 or cols < 2:
-        raise E2optError(f"generate: the board must be at least 2x2, got {rows}x{cols}")
+def _check_params(rows: int, cols: int, frame: int, inner: int, hints: int, seed: int) -> None:
+    """Reject sizes and colour counts for which no puzzle with distinct pieces exists, and bad seeds."""
+    size_problem = check_size(rows, cols)
+    if size_problem:
+        raise E2optError(f"generate: --rows {rows} --cols {cols}: {size_problem}")
+    if seed < 0:
+        raise E2optError(f"generate: --seed {seed}: must be non-negative")
     if frame < 1:
         raise E2optError(f"generate: need at least 1 frame colour, got {frame}")
     has_inner_joins = rows > 2 and cols > 2
@@ -87,7 +90,7 @@ def generate(
     One ``np.random.default_rng(seed)`` drives the join colours, the shuffle, the file rotations
     and the choice of hint cells.
     """
-    _check_params(rows, cols, frame_colours, inner_colours, hints)
+    _check_params(rows, cols, frame_colours, inner_colours, hints, seed)
     rng = np.random.default_rng(seed)
     joins, is_frame = _joins(rows, cols)
     is_frame = np.array(is_frame)

@@ -8,21 +8,19 @@ dataclasses.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .config import RunConfig
+from .config import RunConfig, SearchConfig
 from .configload import build, set_dotted, yaml_load
 from .construct import check_against_puzzle
 from .errors import ConfigError
 from .fsutil import UnreadableFile, read_user_text
 
 CONFIG_LIMIT_MB = 4
-LIMIT_KEYS = ("search.holes", "stop.target_score")  # checked against the puzzle when the user sets them
 # Keyword values of load_config that the ``run`` command line sets, by the option the user typed.
 CLI_OPTIONS = {
     "seed": "--seed",
@@ -45,14 +43,8 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-def config_from_dict(
-    data: Any, source: str, base_dir: Path | None = None, explicit: Collection[str] | None = None
-) -> RunConfig:
-    """Validate plain data as a RunConfig; relative paths resolve against base_dir.
-
-    Limits that depend on the puzzle (search.holes, stop.target_score) are checked for the keys the user
-    gave: those in ``data``, or those in ``explicit`` for configs e2opt stored whole (a run's config.yaml).
-    """
+def config_from_dict(data: Any, source: str, base_dir: Path | None = None) -> RunConfig:
+    """Validate plain data as a RunConfig; relative paths resolve against base_dir."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the config must be a mapping of sections")
     if "instance" not in data:
@@ -67,40 +59,31 @@ def config_from_dict(
         raise ConfigError(f"{source}: key 'instance': no puzzle file at {cfg.instance}")
     if cfg.construct.board and not Path(cfg.construct.board).is_file():
         raise ConfigError(f"{source}: key 'construct.board': no board file at {cfg.construct.board}")
-    given = {key for key in LIMIT_KEYS if _present(data, key)} if explicit is None else set(explicit)
-    _check_against_puzzle(cfg, source, given)
+    _check_against_puzzle(cfg, source)
     return cfg
 
 
-def _present(data: dict, dotted: str) -> bool:
-    """True when the plain config data sets the dotted key."""
-    node: Any = data
-    for key in dotted.split("."):
-        if not isinstance(node, dict) or node.get(key) is None:
-            return False
-        node = node[key]
-    return True
-
-
-def _check_against_puzzle(cfg: RunConfig, source: str, given: set[str]) -> None:
+def _check_against_puzzle(cfg: RunConfig, source: str) -> None:
     """Settings that only the puzzle can refute (relaxed cells, a warm-start board): fail before any work."""
-    problems = check_against_puzzle(cfg.construct, cfg.instance)
-    if given & set(LIMIT_KEYS):
-        problems += [(key, problem) for key, problem in _limit_problems(cfg) if key in given]
+    problems = check_against_puzzle(cfg.construct, cfg.instance) + _limit_problems(cfg)
     if problems:
         key, problem = problems[0]
         raise ConfigError(f"{source}: key '{key}': {problem}", key, problem)
 
 
 def _limit_problems(cfg: RunConfig) -> list[tuple[str, str]]:
-    """Holes and a target score the puzzle cannot allow, as (dotted key, problem) pairs."""
+    """Holes and a target score the puzzle cannot allow, as (dotted key, problem) pairs.
+
+    The default holes (64, tuned on Eternity II) are never a mistake: on a smaller puzzle the search takes
+    the cells there are. A value the user chose is held to the puzzle.
+    """
     from .puzzle import read_puzzle_cached
 
     puzzle = read_puzzle_cached(cfg.instance)
     problems = []
     movable = puzzle.n_cells - len(puzzle.hints)
     holes = cfg.search.holes_range[1]
-    if holes > movable:
+    if holes > movable and cfg.search.holes != SearchConfig.holes:
         problems.append(
             ("search.holes", f"{holes} holes per move, but {puzzle.name} has {movable} movable cells")
         )
@@ -133,13 +116,8 @@ def read_config_data(path: str | Path) -> dict:
     return data
 
 
-def load_config(
-    path: str | Path, overrides: list[str] | tuple[str, ...] = (), *, stored: bool = False, **values: Any
-) -> RunConfig:
-    """Load a YAML config, apply ``--set`` style overrides and keyword values, and validate.
-
-    ``stored``: the file is a config e2opt wrote whole (a run's config.yaml), checked when it was made.
-    """
+def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = (), **values: Any) -> RunConfig:
+    """Load a YAML config, apply ``--set`` style overrides and keyword values, and validate."""
     path = Path(path)
     data = read_config_data(path)
     given: dict[str, str] = {}  # dotted key -> the option that set it, to blame it rather than the file
@@ -152,7 +130,7 @@ def load_config(
             set_dotted(data, key, value)
             given[key] = f"{CLI_OPTIONS[key]} {value}" if key in CLI_OPTIONS else f"{key}={value!r}"
     try:
-        return config_from_dict(data, str(path), path.resolve().parent, set(given) if stored else None)
+        return config_from_dict(data, str(path), path.resolve().parent)
     except ConfigError as exc:
         option = _option_for(exc.key, given)
         if option is None:
@@ -164,7 +142,6 @@ def _option_for(key: str | None, given: dict[str, str]) -> str | None:
     """The command-line option that set ``key`` (or the section holding it); None when the file did."""
     if key is None:
         return None
-    key = key.split("[", 1)[0]
     for dotted in reversed(list(given)):
         if key == dotted or key.startswith(f"{dotted}.") or dotted.startswith(f"{key}."):
             return given[dotted]

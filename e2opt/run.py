@@ -471,7 +471,7 @@ def solve(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) 
             data = config.to_dict()
             for key, value in values.items():
                 set_dotted(data, key, value)
-            config = config_from_dict(data, "<solve arguments>", explicit=set(values))
+            config = config_from_dict(data, "<solve arguments>")
     else:
         config = load_config(config, **values)
     return run_config(config, quiet=quiet)

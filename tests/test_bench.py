@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import statistics
-
 import pytest
 
 from e2opt.bench import (
     QualityRow,
+    ThroughputRow,
     Trace,
+    _streams,
     format_quality,
     format_throughput,
     quality,
     run_quality,
     throughput,
 )
+from e2opt.board import random_board, score
 from e2opt.cli import main
 from e2opt.config import SearchConfig
 from e2opt.errors import E2optError
@@ -23,25 +24,36 @@ from tests.conftest import INSTANCES, SET1
 
 
 def test_throughput_rows_per_hole_count():
-    puzzle = read_puzzle(INSTANCES / "clue1_6x6.txt")
-    rows = throughput(puzzle, [3, 6], repeats=3, cpu_s=0.05)
-    assert [row.holes for row in rows] == [3, 6]
-    for row in rows:
-        assert len(row.rates) == 3 and min(row.rates) > 0
-        assert row.median == statistics.median(row.rates)
-    table = format_throughput(rows, "clue1_6x6.txt").splitlines()
+    puzzle = read_puzzle(INSTANCES / "eternity2.txt")
+    rows = throughput(puzzle, [4, 48], repeats=2, cpu_s=0.15)
+    assert [row.holes for row in rows] == [4, 48] and all(len(row.rates) == 2 for row in rows)
+    few, many = (row.median for row in rows)
+    # real moves: thousands per CPU second, and a 48-hole assignment costs far more than a 4-hole one
+    assert few > 2000 and many > 100 and few > 3 * many
+    table = format_throughput(rows, "eternity2.txt").splitlines()
     assert table[1].split() == ["holes", "median", "min", "max"]
-    assert table[2].split()[0] == "3" and table[3].split()[0] == "6"
+    assert table[2].split()[0] == "4" and table[3].split()[0] == "48"
 
 
-def test_quality_rows_give_best_median_and_gap():
+def test_throughput_row_median_min_max():
+    row = ThroughputRow(3, (5000.0, 1000.0, 3000.0))
+    assert row.median == 3000.0
+    assert format_throughput([row], "x.txt").splitlines()[2].split() == ["3", "3,000", "1,000", "5,000"]
+
+
+def test_quality_searches_improve_on_their_random_start():
     puzzles = [read_puzzle(SET1 / "set1_03x03.txt"), read_puzzle(INSTANCES / "clue1_6x6.txt")]
-    rows = quality(puzzles, SearchConfig(holes=4), cpu_s=0.1, seeds=[1, 2, 3])
+    rows = quality(puzzles, SearchConfig(holes=4), cpu_s=0.3, seeds=[1, 2, 3])
     assert [row.instance for row in rows] == ["set1_03x03", "clue1_6x6"]
     for row, puzzle in zip(rows, puzzles, strict=True):
+        start = [score(puzzle, random_board(puzzle, _streams(seed)[0])) for seed in row.seeds]
         assert row.seeds == (1, 2, 3) and len(row.scores) == 3
-        assert all(0 <= s <= puzzle.max_score for s in row.scores)
-        assert row.best_known == puzzle.max_score
+        assert all(
+            start_score < got <= puzzle.max_score for start_score, got in zip(start, row.scores, strict=True)
+        )
+        assert row.best_known == puzzle.max_score and min(row.moves_per_s) > 1000
+    assert rows[0].scores == (12, 12, 12)  # the 3x3 is solved in a fraction of a second
+    assert sum(rows[1].scores) - sum(start) >= 30  # 6x6: a random board scores about 12/60
     text = format_quality(rows)
     assert "set1_03x03" in text and "clue1_6x6" in text
 

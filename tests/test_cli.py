@@ -107,7 +107,7 @@ def test_generate_writes_puzzle_and_solution_that_verify(tmp_path: Path):
 
 @pytest.mark.parametrize(
     "rows, cols, frame, inner, words",
-    [(1, 5, 3, 3, "at least 2x2"), (8, 8, 1, 6, "too few colours"), (4, 4, 2, 0, "inner colour")],
+    [(1, 5, 3, 3, "below 2x2"), (8, 8, 1, 6, "too few colours"), (4, 4, 2, 0, "inner colour")],
 )
 def test_generate_bad_parameters(tmp_path: Path, rows, cols, frame, inner, words):
     args = ["--rows", rows, "--cols", cols, "--frame-colours", frame, "--inner-colours", inner]

@@ -108,7 +108,14 @@ def test_same_seed_same_result_and_resume_equivalence(tmp_path):
     assert resumed.iterations == whole.iterations == 4000
     assert resumed.best_score == whole.best_score
     assert resumed.best_board == whole.best_board
-    assert [e["event"] for e in read_events(Path(first.run_dir))].count("resume") == 1
+    events = list(read_events(Path(first.run_dir)))
+    kinds = [e["event"] for e in events]
+    # it continued from the checkpoint at move 1500: no second start, and only moves after 1500 were made
+    assert kinds.count("resume") == 1 and kinds.count("start") == 1 and "restart" not in kinds
+    resume_at = kinds.index("resume")
+    assert events[resume_at]["iteration"] == 1500
+    assert all(e["iteration"] > 1500 for e in events[resume_at:] if e["event"] == "best")
+    assert resumed.moves_per_s > 0 and resumed.cpu_s > first.cpu_s
 
 
 def test_corrupt_checkpoint_falls_back_to_previous(tmp_path):

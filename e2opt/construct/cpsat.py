@@ -48,7 +48,7 @@ LOAD_S_PER_TUPLE = 5e-5
 LOAD_S_PER_ELEMENT_OPTION = 1.2e-5
 # Peak memory of a CP-SAT round grows with the (piece, rotation) options of its hard cells: 830 MB for the
 # 157k options of 16x16 (docs/cpsat.md) and 2.9 GB for the 945k of 24x24 (issue 14), both with 2 workers
-# and the element model; the line through them, rounded up (docs/cpsat_memory.md checks it).
+# and the element model; the line through them, rounded up (docs/cpsat_memory.md: 1.4-2.9x a 2 s round's peak).
 MODEL_BASE_MB = 450.0
 MODEL_KB_PER_OPTION = 2.7
 SOLVED = (cp_model.OPTIMAL, cp_model.FEASIBLE)

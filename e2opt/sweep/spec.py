@@ -38,6 +38,7 @@ from ..fsutil import atomic_write_text
 from ..loader import config_from_dict, parse_override, read_config_data
 from ..runfolder import require
 
+MAX_SEEDS = 100_000  # a seed count beyond any real sweep: a typo must not expand into millions of runs
 SPEC_KEYS = ("name", "base", "seeds", "set", "grid", "variants")
 JOURNAL = "runs.json"
 STATUS = "status.jsonl"
@@ -154,7 +155,7 @@ def _grid(data: Any, where: str, source: str) -> dict[str, list]:
 
 def parse_seeds(value: Any, source: str) -> list[int]:
     """``5`` -> [1, 2, 3, 4, 5]; a list of distinct non-negative integers is taken as is."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_SEEDS:
         return list(range(1, value + 1))
     if (
         isinstance(value, list)
@@ -164,8 +165,8 @@ def parse_seeds(value: Any, source: str) -> list[int]:
     ):
         return list(value)
     raise ConfigError(
-        f"{source}: key 'seeds': expected a count (5 means seeds 1..5) or a list of distinct "
-        f"non-negative integers, got {value!r}"
+        f"{source}: key 'seeds': expected a count (5 means seeds 1..5, at most {MAX_SEEDS}) or a list of "
+        f"distinct non-negative integers, got {value!r}"
     )
 
 

@@ -29,7 +29,7 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
             if (run_dir / CONFIG).is_file():
                 result = resume_run(run_dir, quiet=True)
             else:
-                cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}", explicit=())
+                cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}")
                 result = run_config(cfg, quiet=True, run_dir=run_dir)
     except KeyboardInterrupt:
         return {
