@@ -11,10 +11,11 @@ from conftest import TINY_BOARD, TINY_PUZZLE, e2opt
 from test_runfolder import one_error_line
 
 from e2opt.board import parse_board, read_board, score
-from e2opt.config import SearchConfig, load_config, read_config_data
+from e2opt.config import SearchConfig
 from e2opt.errors import BoardError, ConfigError, E2optError, PuzzleError
 from e2opt.generate import generate
 from e2opt.info import describe
+from e2opt.loader import load_config, read_config_data
 from e2opt.puzzle import format_puzzle, parse_puzzle, read_puzzle
 from e2opt.run import resume_run, run_config
 from e2opt.search.tabu import TabuSearch
@@ -171,7 +172,7 @@ def test_argparse_mistakes_are_one_line_too():
 
 
 def test_sweep_seed_count_is_bounded(tmp_path):
-    from e2opt.sweep import parse_seeds
+    from e2opt.sweep.spec import parse_seeds
 
     with pytest.raises(ConfigError, match="at most 100000"):
         parse_seeds(10**9, "s.yaml")

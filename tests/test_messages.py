@@ -25,12 +25,10 @@ from e2opt.config import (
     RunConfig,
     SearchConfig,
     StopConfig,
-    load_config,
-    parse_override,
-    read_config_data,
 )
 from e2opt.configload import _type_name, set_dotted, yaml_load
 from e2opt.errors import BoardError, ConfigError, PuzzleError
+from e2opt.loader import load_config, parse_override, read_config_data
 from e2opt.puzzle import parse_puzzle, read_puzzle_cached, rotate
 from e2opt.stop import AnyOf, Clock, Interrupted, MaxCpuTime, Status
 from e2opt.verify import verify_files
@@ -453,7 +451,7 @@ def test_a_warm_start_board_path_resolves_against_the_config_folder(tmp_path):
 
 
 def test_config_data_that_is_not_a_mapping():
-    from e2opt.config import config_from_dict
+    from e2opt.loader import config_from_dict
 
     with pytest.raises(ConfigError) as caught:
         config_from_dict(["instance"], "c.yaml")
