@@ -139,13 +139,15 @@ def solve_region(
     seed: int = 0,
     num_workers: int = 1,
     hint: bool = True,
+    deterministic_time: float | None = None,
 ) -> RegionSolution:
     """Place ``pieces`` (default: the pieces now on ``cells``) on ``cells`` maximising matched joins.
 
     Joins count inside the region and against placed (piece >= 0) cells around it. In a repair
     (``pieces=None``) piece/rot always hold a valid placement: the incumbent when CP-SAT finds nothing
     better or nothing in time (status "unknown"). With ``pieces`` given and no solution, piece/rot are -1
-    and joins is -1. ValueError on a hint cell, a hinted piece, a duplicate, or a count mismatch.
+    and joins is -1. ``deterministic_time`` adds CP-SAT's deterministic limit: with one worker and that
+    limit reached before ``time_limit_s``, the result depends on the seed only. ValueError on a hint cell, a hinted piece, a duplicate, or a count mismatch.
     """
     start = time.perf_counter()
     tables = _tables(puzzle)
@@ -224,6 +226,8 @@ def solve_region(
     solver.parameters.num_workers = int(num_workers)
     solver.parameters.linearization_level = 2  # the match clauses in the LP: 4x4 proofs ~10x faster
     solver.parameters.random_seed = int(seed) % (2**31)
+    if deterministic_time is not None:
+        solver.parameters.max_deterministic_time = float(deterministic_time)
     status = solver.Solve(model)
     name = _STATUS.get(status, "unknown")
     if name not in ("optimal", "feasible"):
