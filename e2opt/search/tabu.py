@@ -25,7 +25,7 @@ import numpy as np
 
 from ..board import Board, rule_violations
 from ..board import score as board_score
-from ..config import MoveWeight, SearchConfig
+from ..config import MovesConfig, MoveWeight, SearchConfig, TsrMoveConfig
 from ..errors import BoardError
 from ..puzzle import Puzzle
 from ..stop import Clock, MaxIterations, Status, iteration_limit
@@ -302,5 +302,6 @@ def warm_up() -> None:
             pieces.append((top, right, bottom, left))
     puzzle = Puzzle(rows, cols, np.array(pieces))
     board = Board(np.arange(rows * cols).reshape(rows, cols), np.zeros((rows, cols), dtype=np.int64))
-    cfg = SearchConfig(holes=(2, 4), plateau=2, intensify_after=2)
+    moves = MovesConfig(assignment=MoveWeight(cost_ms=0.1), tsr=TsrMoveConfig(cost_ms=0.01))
+    cfg = SearchConfig(holes=(2, 4), plateau=2, intensify_after=2, moves=moves)
     TabuSearch(puzzle, board, cfg, rng).run(MaxIterations(20), Clock())
