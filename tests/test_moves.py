@@ -241,3 +241,18 @@ def test_hint_cells_never_move():
     board: Board = search.current_board()
     for h in search.puzzle.hints:
         assert (board.piece[h.row, h.col], board.rot[h.row, h.col]) == (h.piece, h.rot)
+
+
+def test_report_shows_per_move_lines(tmp_path):
+    from test_report import EVENTS, make_run
+
+    from e2opt.report import run_report
+
+    moves = {
+        "assignment": {"calls": 900, "cpu_s": 1.2, "gain": 30, "improved": 40, "share": 0.8},
+        "region": {"calls": 12, "cpu_s": 0.6, "gain": 3, "improved": 2, "share": 0.2},
+    }
+    events = [*EVENTS[:-1], {**EVENTS[-1], "moves": moves}]
+    text = run_report(make_run(tmp_path, events, None), plots=False)
+    assert "move assignment: 900 calls, 1.2 CPU s, gain +30, improving 40, share 80%" in text
+    assert "move region: 12 calls" in text
