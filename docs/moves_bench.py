@@ -1,6 +1,6 @@
 """Measurements of the moves (docs/moves.md): region repair alone, swap-and-rotate speed, move mixes.
 
-    python docs/moves_bench.py region --board B.board --sizes 4 5 --calls 60 --time-limit 0.1
+    python docs/moves_bench.py region --board B.board --sizes 4 5 --calls 60 --det 0.1
     python docs/moves_bench.py tsr --board B.board --cpu-s 5
     python docs/moves_bench.py mix --cpu-s 120 --seeds 1 2 3 --variants today tsr ro all
 
@@ -62,7 +62,7 @@ def _search(args, moves: MovesConfig) -> TabuSearch:
 def region(args) -> None:
     """Repair windows of the board without applying them."""
     for size in args.sizes:
-        settings = RegionMoveConfig(sizes=(size,), time_limit_s=args.time_limit)
+        settings = RegionMoveConfig(sizes=(size,), time_limit_s=args.time_limit, deterministic_limit=args.det)
         search = _search(args, MovesConfig(assignment=None, region=settings))
         move = search.moves[0]
         board = search.ctx.board_view()
@@ -71,7 +71,14 @@ def region(args) -> None:
             cells = move.window()
             kept = search.state.piece[cells].copy(), search.state.rot[cells].copy()
             start = time.process_time()
-            sol = solve_region(search.puzzle, board, cells, time_limit_s=args.time_limit, seed=call)
+            sol = solve_region(
+                search.puzzle,
+                board,
+                cells,
+                time_limit_s=args.time_limit,
+                deterministic_time=args.det,
+                seed=call,
+            )
             cpu.append(time.process_time() - start)
             gains.append(search.ctx.place(cells, sol.piece, sol.rot))
             search.ctx.place(cells, *kept)  # measure only: the board stays as it was
@@ -145,7 +152,8 @@ def main() -> None:
         p.add_argument("--seed", type=int, default=0)
     sub.choices["region"].add_argument("--sizes", type=int, nargs="+", default=[4, 5])
     sub.choices["region"].add_argument("--calls", type=int, default=60)
-    sub.choices["region"].add_argument("--time-limit", type=float, default=0.1)
+    sub.choices["region"].add_argument("--time-limit", type=float, default=1.0, help="CP-SAT wall limit")
+    sub.choices["region"].add_argument("--det", type=float, default=0.1, help="CP-SAT deterministic limit")
     sub.choices["tsr"].add_argument("--cpu-s", type=float, default=5.0)
     p = sub.add_parser("mix")
     p.add_argument("--config", default="config/eternity2.yaml")

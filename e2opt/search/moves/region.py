@@ -16,19 +16,16 @@ from .. import kernels
 from ..context import SearchContext
 from .base import Move
 
-SAFETY_S = 60.0  # wall limit of a call bounded by deterministic time only (a stall guard, not a budget)
-
 
 def repair(ctx: SearchContext, cells: np.ndarray, settings: RegionMoveConfig | BorderMoveConfig) -> int:
     """Re-place the pieces of flat ``cells`` with the region model; apply the result; the score change."""
-    det = settings.deterministic_limit
     seed = int(kernels.next_u64(ctx.state.rng) >> np.uint64(33))
     sol = solve_region(
         ctx.puzzle,
         ctx.board_view(),
         cells,
-        time_limit_s=SAFETY_S if det is not None else settings.time_limit_s,
-        deterministic_time=det,
+        time_limit_s=settings.time_limit_s,
+        deterministic_time=settings.deterministic_limit,
         seed=seed,
     )
     return ctx.place(cells, sol.piece, sol.rot)
