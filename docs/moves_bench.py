@@ -1,7 +1,7 @@
 """Measurements of the moves (docs/moves.md): region repair alone, swap-and-rotate speed, move mixes.
 
     python docs/moves_bench.py region --board B.board --sizes 4 5 --calls 60 --det 0.1
-    python docs/moves_bench.py tsr --board B.board --cpu-s 5
+    python docs/moves_bench.py tsr --board B.board --cpu-s 5    (--board random: from a random board)
     python docs/moves_bench.py mix --cpu-s 120 --seeds 1 2 3 --variants today tsr ro all
 
 ``region`` repairs random windows (mismatch-biased, as the move draws them) of the given board without
@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from e2opt.bench import search_once
-from e2opt.board import read_board
+from e2opt.board import random_board, read_board
 from e2opt.config import MovesConfig, RegionMoveConfig, SearchConfig, TsrMoveConfig, load_config
 from e2opt.puzzle import read_puzzle
 from e2opt.region_model import solve_region
@@ -53,8 +53,13 @@ VARIANTS = {
 
 
 def _search(args, moves: MovesConfig) -> TabuSearch:
+    """A search of the given moves on --board (a .board file, or 'random': a random board of --seed)."""
     puzzle = read_puzzle(args.instance)
-    board = read_board(args.board)
+    board = (
+        random_board(puzzle, np.random.default_rng(args.seed))
+        if args.board == "random"
+        else read_board(args.board)
+    )
     cfg = SearchConfig(moves=moves)
     return TabuSearch(puzzle, board, cfg, np.random.default_rng(args.seed))
 

@@ -110,7 +110,7 @@ class MoveWeight:
 class TsrMoveConfig(MoveWeight):
     """Swap and rotate (docs/moves.md): rotations, same-kind swaps (adjacent pairs too), 2x2 block turns."""
 
-    scan: Literal["first", "best"] = "first"  # first improving candidate, or the best of all scanned
+    scan: Literal["first", "best"] = "best"  # best scanned candidate, or first improving one
     tries: int = 8  # mismatched cells scanned per call (all candidates around each)
     partners: int = 4  # random same-kind swap partners per scanned cell, besides its neighbours
 
