@@ -258,23 +258,7 @@ def apply_assignment(
         j = assign[i]
         p = lifted[j]
         r = rots[i * k + j]
-        piece[c] = p
-        rot[c] = r
-        bad = 0
-        for s in range(4):
-            new = oriented[p, r, s]
-            d = nbr[c, s]
-            if d >= 0:
-                facing = colour[d, (s + 2) & 3]
-                was = colour[c, s] == facing
-                now = new == facing
-                if was != now:
-                    delta += 1 if now else -1
-                    mis[d] += -1 if now else 1
-                if not now:
-                    bad += 1
-            colour[c, s] = new
-        mis[c] = bad
+        delta += set_cell(c, p, r, piece, rot, colour, mis, nbr, oriented)
         tabu_cells[c] = it + 1 + between(rng, tenures[0], tenures[1])
         if j != i:
             tabu_arcs[holes[j], c] = it + 1 + between(rng, tenures[2], tenures[3])

@@ -21,7 +21,7 @@ class TsrMove(Move):
     def __init__(self, ctx: SearchContext, settings: TsrMoveConfig):
         super().__init__(ctx, settings)
         self.allow_worse = ctx.cfg.acceptance.kind == "annealing"
-        self._buffers = tsr_kernel.buffers(ctx.flat.n)
+        self._buffers = tsr_kernel.buffers(ctx.flat.n, settings.partners)
 
     def __call__(self) -> int:
         ctx, s, f, st = self.ctx, self.settings, self.ctx.flat, self.ctx.state

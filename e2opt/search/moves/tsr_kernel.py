@@ -48,11 +48,63 @@ def _undo(save, piece, rot, colour, mis, nbr, oriented) -> None:
 
 
 @njit(cache=True)
+def _candidates(
+    a, partners, movable, cell_kind, by_kind, kind_start, rimmask, greymask, nbr, cols, piece, rot, rng, out
+) -> int:
+    """Write the candidates around cell a into out[:count] (rows mv); return count."""
+    n = piece.shape[0]
+    g = cell_kind[a]
+    lo, size = kind_start[g], kind_start[g + 1] - kind_start[g]
+    count = 0
+    for x in range(4):  # other fitting rotations of a
+        if x != rot[a] and greymask[piece[a], x] == rimmask[a]:
+            out[count, 0], out[count, 1], out[count, 2], out[count, 3], out[count, 4] = ROTATE, a, a, x, 0
+            count += 1
+    for j in range(4 + partners):  # swaps with same-kind neighbours, then random same-kind partners
+        if j < 4:
+            b = nbr[a, j]
+            if b < 0 or not movable[b] or cell_kind[b] != g:
+                continue
+        else:
+            b = by_kind[lo + below(rng, size)]
+            if b == a:
+                continue
+        for x in range(4):
+            if greymask[piece[b], x] != rimmask[a]:
+                continue
+            for y in range(4):
+                if greymask[piece[a], y] == rimmask[b]:
+                    out[count, 0], out[count, 1], out[count, 2], out[count, 3], out[count, 4] = (
+                        SWAP,
+                        a,
+                        b,
+                        x,
+                        y,
+                    )
+                    count += 1
+    if rimmask[a] != 0:
+        return count
+    for corner in range(4):  # turns of the 2x2 blocks of inner movable cells holding a
+        q = a - (corner >> 1) * cols - (corner & 1)
+        if q < 0 or q % cols == cols - 1 or q + cols + 1 >= n:
+            continue
+        ok = True
+        for c in (q, q + 1, q + cols, q + cols + 1):
+            if not movable[c] or rimmask[c] != 0:
+                ok = False
+        if ok:
+            for x in range(1, 4):
+                out[count, 0], out[count, 1], out[count, 2], out[count, 3], out[count, 4] = BLOCK, q, q, x, 0
+                count += 1
+    return count
+
+
+@njit(cache=True)
 def tsr_move(
     tries,
     partners,
     best_scan,
-    allow_worse,
+    worse,
     movable,
     cell_kind,
     by_kind,
@@ -68,9 +120,7 @@ def tsr_move(
     oriented,
     rng,
     cells,
-    mv,
-    best,
-    spare,
+    cand,
     save,
 ) -> int:
     """One swap-and-rotate move around ``tries`` random mismatched cells; return the score change.
@@ -79,7 +129,7 @@ def tsr_move(
     neighbour and ``partners`` random same-kind cells (rotations of both pieces chosen among all
     fitting pairs); turns of the inner 2x2 blocks holding a. ``best_scan`` False applies the first
     improving candidate, True the best one scanned. With no improvement, a random candidate of change 0
-    (or, with ``allow_worse``, any random candidate, for an acceptance rule to judge) is applied, else none.
+    (or, with ``worse``, any random candidate, for an acceptance rule to judge) is applied, else none.
     """
     n = piece.shape[0]
     count = 0
@@ -89,105 +139,39 @@ def tsr_move(
             count += 1
     if count == 0:
         return 0
-    best_delta = 0
-    have_best = False
-    seen = 0  # candidates eligible as the fallback (reservoir sampling)
+    best, spare = -1, -1  # rows of cand: the best improving candidate, the fallback (reservoir sampled)
+    best_delta, seen = 0, 0
+    top = 2  # rows 0 and 1 hold the kept best and fallback; a cell's candidates go from row 2
     for _ in range(tries):
         a = cells[below(rng, count)]
-        g = cell_kind[a]
-        lo, size = kind_start[g], kind_start[g + 1] - kind_start[g]
-        # rotations of a
-        for x in range(4):
-            if x == rot[a] or greymask[piece[a], x] != rimmask[a]:
-                continue
-            mv[0], mv[1], mv[2], mv[3], mv[4] = ROTATE, a, a, x, 0
-            d = _do(mv, save, cols, piece, rot, colour, mis, nbr, oriented)
+        k = _candidates(a, partners, movable, cell_kind, by_kind, kind_start, rimmask, greymask, nbr, cols, piece, rot, rng, cand[top:])  # fmt: skip
+        for i in range(top, top + k):
+            d = _do(cand[i], save, cols, piece, rot, colour, mis, nbr, oriented)
             _undo(save, piece, rot, colour, mis, nbr, oriented)
-            if d > 0 and (not have_best or d > best_delta):
-                best_delta, have_best = d, True
-                best[:] = mv
-                if not best_scan:
-                    break
-            if d == 0 or allow_worse:
+            if d > best_delta:
+                best_delta, best = d, 0
+                cand[0, :] = cand[i, :]
+            if d == 0 or worse:
                 seen += 1
                 if below(rng, seen) == 0:
-                    spare[:] = mv
-        if have_best and not best_scan:
-            break
-        # swaps with same-kind neighbours, then random same-kind partners
-        for j in range(4 + partners):
-            if j < 4:
-                b = nbr[a, j]
-                if b < 0 or not movable[b] or cell_kind[b] != g:
-                    continue
-            else:
-                if size < 2:
-                    break
-                b = by_kind[lo + below(rng, size)]
-                if b == a:
-                    continue
-            pa, pb = piece[a], piece[b]
-            for x in range(4):
-                if greymask[pb, x] != rimmask[a]:
-                    continue
-                for y in range(4):
-                    if greymask[pa, y] != rimmask[b]:
-                        continue
-                    mv[0], mv[1], mv[2], mv[3], mv[4] = SWAP, a, b, x, y
-                    d = _do(mv, save, cols, piece, rot, colour, mis, nbr, oriented)
-                    _undo(save, piece, rot, colour, mis, nbr, oriented)
-                    if d > 0 and (not have_best or d > best_delta):
-                        best_delta, have_best = d, True
-                        best[:] = mv
-                    if d == 0 or allow_worse:
-                        seen += 1
-                        if below(rng, seen) == 0:
-                            spare[:] = mv
-            if have_best and not best_scan:
+                    spare = 1
+                    cand[1, :] = cand[i, :]
+            if best >= 0 and not best_scan:
                 break
-        if have_best and not best_scan:
+        if best >= 0 and not best_scan:
             break
-        # 2x2 blocks of inner movable cells holding a
-        if rimmask[a] != 0:
-            continue
-        for corner in range(4):
-            q = a - (corner >> 1) * cols - (corner & 1)
-            if q < 0 or q % cols == cols - 1 or q + cols + 1 >= n:
-                continue
-            if (corner & 1) and a % cols == 0:
-                continue
-            ok = True
-            for c in (q, q + 1, q + cols, q + cols + 1):
-                if not movable[c] or rimmask[c] != 0:
-                    ok = False
-            if not ok:
-                continue
-            for x in range(1, 4):
-                mv[0], mv[1], mv[2], mv[3], mv[4] = BLOCK, q, q, x, 0
-                d = _do(mv, save, cols, piece, rot, colour, mis, nbr, oriented)
-                _undo(save, piece, rot, colour, mis, nbr, oriented)
-                if d > 0 and (not have_best or d > best_delta):
-                    best_delta, have_best = d, True
-                    best[:] = mv
-                if d == 0 or allow_worse:
-                    seen += 1
-                    if below(rng, seen) == 0:
-                        spare[:] = mv
-        if have_best and not best_scan:
-            break
-    if have_best:
-        return _do(best, save, cols, piece, rot, colour, mis, nbr, oriented)
-    if seen > 0:
-        return _do(spare, save, cols, piece, rot, colour, mis, nbr, oriented)
+    if best >= 0:
+        return _do(cand[0], save, cols, piece, rot, colour, mis, nbr, oriented)
+    if spare >= 0:
+        return _do(cand[1], save, cols, piece, rot, colour, mis, nbr, oriented)
     return 0
 
 
-def buffers(n: int) -> tuple[np.ndarray, ...]:
-    """The scratch arrays tsr_move writes: candidate cells, three candidates, the undo record."""
+def buffers(n: int, partners: int) -> tuple[np.ndarray, ...]:
+    """The scratch arrays tsr_move writes: candidate cells, candidate rows (kept best, fallback, one cell's
+    candidates: 3 rotations, 16 rotation pairs per swap partner, 12 block turns), the undo record."""
     return (
         np.zeros(n, dtype=np.int64),
-        np.zeros(5, dtype=np.int64),
-        np.zeros(5, dtype=np.int64),
-        np.zeros(5, dtype=np.int64),
+        np.zeros((2 + 3 + 16 * (4 + partners) + 12, 5), dtype=np.int64),
         np.zeros(13, dtype=np.int64),
     )
