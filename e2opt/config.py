@@ -218,6 +218,8 @@ class SearchConfig:
     Defaults tuned on eternity2 from random boards (docs/search.md: 30 to 240 CPU s, seeds 1-4): large k, a
     strong preference for mismatched cells, short tabu tenures, a mild reverse-arc penalty, long plateaus,
     and cost noise of half a join, the one setting that changed the score by more than the seed noise.
+    The top-level keys set the assignment move; ``moves``, ``schedule`` and ``acceptance`` choose which moves
+    run and which changes are kept (docs/moves.md).
     """
 
     holes: int | tuple[int, int] = 64  # k holes per move, or [min, max] drawn each move
