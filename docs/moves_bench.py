@@ -2,6 +2,7 @@
 
     python docs/moves_bench.py region --board B.board --sizes 4 5 --calls 60 --det 0.1
     python docs/moves_bench.py tsr --board B.board --cpu-s 5    (--board random: from a random board)
+    python docs/moves_bench.py border --board B.board --stretches 0 20 --calls 3 --det 1.0
     python docs/moves_bench.py mix --cpu-s 120 --seeds 1 2 3 --variants today tsr ro all
 
 ``region`` repairs random windows (mismatch-biased, as the move draws them) of the given board without
@@ -22,7 +23,14 @@ import numpy as np
 
 from e2opt.bench import search_once
 from e2opt.board import random_board, read_board
-from e2opt.config import MovesConfig, RegionMoveConfig, SearchConfig, TsrMoveConfig, load_config
+from e2opt.config import (
+    BorderMoveConfig,
+    MovesConfig,
+    RegionMoveConfig,
+    SearchConfig,
+    TsrMoveConfig,
+    load_config,
+)
 from e2opt.puzzle import read_puzzle
 from e2opt.region_model import solve_region
 from e2opt.search.tabu import TabuSearch, warm_up
@@ -100,6 +108,21 @@ def region(args) -> None:
         )
 
 
+def border(args) -> None:
+    """Border optimisation on the board: the whole frame, then stretches, each from the same board."""
+    for stretch in args.stretches:
+        settings = BorderMoveConfig(stretch=stretch, deterministic_limit=args.det, time_limit_s=60.0)
+        search = _search(args, MovesConfig(assignment=None, border=settings))
+        for call in range(args.calls):
+            kept = search.state.piece.copy(), search.state.rot.copy()
+            start = time.process_time()
+            gain = search.moves[0]()
+            cpu = time.process_time() - start
+            print(f"border stretch {stretch or 'whole frame'} call {call}: gain {gain:+d}, CPU {cpu:.2f} s")
+            search.state.piece[:], search.state.rot[:] = kept
+            search.ctx.recompute()
+
+
 def tsr(args) -> None:
     """Swap-and-rotate alone from the board: moves/s and score reached, first vs best improvement."""
     for scan in ("first", "best"):
@@ -150,7 +173,7 @@ def mix(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
-    for name in ("region", "tsr"):
+    for name in ("region", "tsr", "border"):
         p = sub.add_parser(name)
         p.add_argument("--instance", default="instances/eternity2.txt")
         p.add_argument("--board", required=True)
@@ -160,6 +183,9 @@ def main() -> None:
     sub.choices["region"].add_argument("--time-limit", type=float, default=1.0, help="CP-SAT wall limit")
     sub.choices["region"].add_argument("--det", type=float, default=0.1, help="CP-SAT deterministic limit")
     sub.choices["tsr"].add_argument("--cpu-s", type=float, default=5.0)
+    sub.choices["border"].add_argument("--stretches", type=int, nargs="+", default=[0, 20])
+    sub.choices["border"].add_argument("--calls", type=int, default=3)
+    sub.choices["border"].add_argument("--det", type=float, default=1.0, help="CP-SAT deterministic limit")
     p = sub.add_parser("mix")
     p.add_argument("--config", default="config/eternity2.yaml")
     p.add_argument("--cpu-s", type=float, default=120.0)
@@ -168,7 +194,7 @@ def main() -> None:
     p.add_argument("--variants", nargs="+", default=["today", "tsr", "ro", "all"], choices=list(VARIANTS))
     args = parser.parse_args()
     warm_up()
-    {"region": region, "tsr": tsr, "mix": mix}[args.cmd](args)
+    {"region": region, "tsr": tsr, "border": border, "mix": mix}[args.cmd](args)
 
 
 if __name__ == "__main__":
