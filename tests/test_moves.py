@@ -36,7 +36,7 @@ SOLO = {
     "region_cluster": MovesConfig(
         assignment=None, region=RegionMoveConfig(sizes=(3,), shape="cluster", time_limit_s=0.2)
     ),
-    "border": MovesConfig(assignment=None, border=BorderMoveConfig(time_limit_s=0.3)),
+    "border": MovesConfig(assignment=None, border=BorderMoveConfig(stretch=0, time_limit_s=0.3)),
     "border_stretch": MovesConfig(assignment=None, border=BorderMoveConfig(stretch=5, time_limit_s=0.2)),
 }
 CPSAT = ("region_rect", "region_cluster", "border", "border_stretch")
