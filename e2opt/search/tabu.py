@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -55,6 +55,7 @@ class SearchResult:
     moves_per_s: float  # moves per CPU second during this call
     diversifications: int
     intensifications: int
+    moves: dict = field(default_factory=dict)  # per move: calls, CPU s, gain, improving calls, share
 
 
 def _ignore(kind: str, info: dict) -> None:
@@ -203,6 +204,7 @@ class TabuSearch:
             moves_per_s=(st.iteration - first_iteration) / cpu if cpu > 0 else 0.0,
             diversifications=st.diversifications,
             intensifications=st.intensifications,
+            moves=self.schedule.summary(),
         )
 
     def _advance(self, end: int, clock: Clock, emit: EventCallback) -> None:
