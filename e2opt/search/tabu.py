@@ -5,8 +5,7 @@ default, also the checkerboard assignment, swap-and-rotate, CP-SAT region repair
 optimisation), the move changes the board in place and returns the score change, and the acceptance
 keeps or undoes it (tabu rules: keep; annealing: Metropolis). The assignment move: choose holes (not in
 tabu list 1), build the cost matrix (reverse arcs of tabu list 2 penalised), solve it with scipy's
-linear_sum_assignment, apply it. A plateau (``plateau`` moves
-without a new best) triggers a diversification (random swap-and-rotate moves); ``intensify_after``
+linear_sum_assignment, apply it. A plateau (``plateau`` moves without a new best) triggers a diversification (random swap-and-rotate moves); ``intensify_after``
 plateaus in a row without a new best trigger an intensification (the best board is restored).
 Choices where the paper is vague: a plateau counts moves since the last new best or plateau event;
 the intensification replaces that plateau's diversification; tabu lists survive both. Holes of all
