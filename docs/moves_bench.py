@@ -35,27 +35,21 @@ from e2opt.puzzle import read_puzzle
 from e2opt.region_model import solve_region
 from e2opt.search.tabu import TabuSearch, warm_up
 
-VARIANTS = {
-    "today": [],
-    "tsr": ["search.moves.tsr.weight=0.3"],
-    "ro": ["search.moves.region.weight=0.3"],
-    "ro_bo": ["search.moves.region.weight=0.3", "search.moves.border.weight=0.05"],
-    "all": [
-        "search.moves.tsr.weight=0.2",
-        "search.moves.region.weight=0.3",
-        "search.moves.border.weight=0.05",
-    ],
-    "fixed_all": [
-        "search.schedule.kind=fixed",
-        "search.moves.tsr.weight=0.2",
-        "search.moves.region.weight=0.3",
-        "search.moves.border.weight=0.05",
-    ],
+_OFF = ["search.moves.tsr=null", "search.moves.region=null", "search.moves.border=null"]
+_MIX = ["search.moves.tsr.weight=0.2", "search.moves.region.weight=0.3", "search.moves.border.weight=0.05"]
+VARIANTS = {  # --set overrides of the config; each sets the moves and schedule it needs
+    "today": _OFF,  # the assignment move alone (Algorithm 1 as before issue 10)
+    "tsr": [*_OFF, "search.moves.tsr.weight=0.3", "search.schedule.kind=adaptive"],
+    "ro": [*_OFF, "search.moves.region.weight=0.3", "search.schedule.kind=adaptive"],
+    "all": [*_OFF, *_MIX, "search.schedule.kind=adaptive"],
+    "fixed_all": [*_OFF, *_MIX, "search.schedule.kind=fixed"],
     "sa_tsr": [
+        *_OFF,
         "search.acceptance.kind=annealing",
         "search.moves.assignment.weight=0.2",
         "search.moves.tsr.weight=1",
         "search.moves.region.weight=0.2",
+        "search.schedule.kind=adaptive",
     ],
 }
 
