@@ -90,12 +90,135 @@ class ConstructConfig:
 
 
 @dataclass(frozen=True)
+class MoveWeight:
+    """A move with no settings of its own: its share of the CPU time (fixed mix) or starting share (adaptive).
+
+    ``cost_ms``: a nominal CPU cost per call for the schedule; None measures it (faster to adapt, but a run
+    is then reproducible only up to timing). Every move section has these two keys.
+    """
+
+    weight: float = 1.0
+    cost_ms: float | None = None
+
+    def __post_init__(self):
+        _positive("weight", self.weight, allow_zero=True)
+        _positive("cost_ms", self.cost_ms)
+
+
+@dataclass(frozen=True)
+class TsrMoveConfig(MoveWeight):
+    """Swap and rotate (docs/moves.md): rotations, same-kind swaps (adjacent pairs too), 2x2 block turns."""
+
+    scan: Literal["first", "best"] = "best"  # best scanned candidate, or first improving one
+    tries: int = 8  # mismatched cells scanned per call (all candidates around each)
+    partners: int = 4  # random same-kind swap partners per scanned cell, besides its neighbours
+
+    def __post_init__(self):
+        super().__post_init__()
+        _positive("tries", self.tries)
+        _positive("partners", self.partners, allow_zero=True)
+
+
+@dataclass(frozen=True)
+class RegionMoveConfig(MoveWeight):
+    """Region repair (RO): re-place a window's pieces optimally with CP-SAT, warm-started from the board."""
+
+    sizes: tuple[int, ...] = (4, 5)  # window side lengths, drawn uniformly (a size s window has s*s cells)
+    shape: Literal["rect", "cluster"] = "rect"  # rectangle, or a connected cluster grown around mismatches
+    bias: float = 4.0  # centre cell weight = 1 + bias * mismatched joins
+    tabu: int = 30  # a repaired window's cells are not drawn as a centre for this many region calls
+    deterministic_limit: float | None = 0.1  # CP-SAT deterministic time per call (load-independent; 90% of
+    # 4x4 windows are proved optimal within it); null: the wall limit only
+    time_limit_s: float = 1.0  # CP-SAT wall limit per call (a guard when deterministic_limit is set)
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not self.sizes or min(self.sizes) < 2 or max(self.sizes) > 8:
+            raise ValueError(f"sizes: window sides must be 2..8, got {list(self.sizes)}")
+        _positive("bias", self.bias, allow_zero=True)
+        _positive("tabu", self.tabu, allow_zero=True)
+        _positive("time_limit_s", self.time_limit_s)
+        _positive("deterministic_limit", self.deterministic_limit)
+
+
+@dataclass(frozen=True)
+class BorderMoveConfig(MoveWeight):
+    """Border optimisation (BO): re-place the frame, or a stretch of it, optimally against the interior."""
+
+    stretch: int = 20  # frame cells per call, from a random start; 0 = the whole frame (slow, docs/moves.md)
+    deterministic_limit: float | None = 0.5  # CP-SAT deterministic time per call; null: the wall limit only
+    time_limit_s: float = 10.0  # CP-SAT wall limit per call
+
+    def __post_init__(self):
+        super().__post_init__()
+        _positive("stretch", self.stretch, allow_zero=True)
+        _positive("time_limit_s", self.time_limit_s)
+        _positive("deterministic_limit", self.deterministic_limit)
+
+
+@dataclass(frozen=True)
+class MovesConfig:
+    """The moves the schedule picks from; a null (or absent) section leaves a move out."""
+
+    assignment: MoveWeight | None = field(default_factory=MoveWeight)  # Algorithm 1's move
+    checkerboard: MoveWeight | None = None  # the assignment move on one checkerboard colour (paper 002 BW)
+    tsr: TsrMoveConfig | None = None
+    region: RegionMoveConfig | None = None
+    border: BorderMoveConfig | None = None
+
+    def __post_init__(self):
+        if not any(getattr(self, name) and getattr(self, name).weight > 0 for name in MOVE_NAMES):
+            raise ValueError("assignment: at least one move needs a weight above 0")
+
+    def enabled(self) -> list[tuple[str, MoveWeight]]:
+        """(name, settings) of every move with a weight above 0, in a fixed order."""
+        return [(n, getattr(self, n)) for n in MOVE_NAMES if getattr(self, n) and getattr(self, n).weight > 0]
+
+
+MOVE_NAMES = ("assignment", "checkerboard", "tsr", "region", "border")
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    """How the next move is picked: adaptive roulette by recent gain per CPU second (ALNS), or a fixed mix."""
+
+    kind: Literal["adaptive", "fixed"] = "adaptive"
+    segment: int = 500  # moves between two updates of the adaptive shares
+    reaction: float = 0.3  # weight of the last segment in the new share (ALNS reaction factor)
+    floor: float = 0.05  # a move keeps at least this fraction of its configured share
+
+    def __post_init__(self):
+        _positive("segment", self.segment)
+        if not 0 < self.reaction <= 1:
+            raise ValueError(f"reaction: must be in (0, 1], got {self.reaction}")
+        if not 0 < self.floor <= 1:
+            raise ValueError(f"floor: must be in (0, 1], got {self.floor}")
+
+
+@dataclass(frozen=True)
+class AcceptanceConfig:
+    """Which changes are kept: all (Algorithm 1's tabu rules) or simulated annealing on the score."""
+
+    kind: Literal["tabu", "annealing"] = "tabu"
+    t_start: float = 1.0  # temperature in joins: a loss of d joins is kept with probability exp(-d / T)
+    t_end: float = 0.1  # geometric cooling from t_start to t_end over the run's CPU or iteration budget
+    period_s: float = 300.0  # CPU seconds of one cooling when the run has no such budget (then reheat)
+
+    def __post_init__(self):
+        _positive("t_start", self.t_start)
+        _positive("t_end", self.t_end)
+        _positive("period_s", self.period_s)
+
+
+@dataclass(frozen=True)
 class SearchConfig:
     """The very large neighbourhood tabu search (paper 001, Algorithm 1).
 
     Defaults tuned on eternity2 from random boards (docs/search.md: 30 to 240 CPU s, seeds 1-4): large k, a
     strong preference for mismatched cells, short tabu tenures, a mild reverse-arc penalty, long plateaus,
     and cost noise of half a join, the one setting that changed the score by more than the seed noise.
+    The top-level keys set the assignment move; ``moves``, ``schedule`` and ``acceptance`` choose which moves
+    run and which changes are kept (docs/moves.md).
     """
 
     holes: int | tuple[int, int] = 64  # k holes per move, or [min, max] drawn each move
@@ -112,6 +235,9 @@ class SearchConfig:
     check: bool = False
     restart_after: int | None = None  # intensifications without a new best before a restart (run.restart_from)
     restart_after_s: float | None = None  # or wall seconds without a new best
+    moves: MovesConfig = field(default_factory=MovesConfig)  # docs/moves.md
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+    acceptance: AcceptanceConfig = field(default_factory=AcceptanceConfig)
 
     def __post_init__(self):
         holes = (self.holes, self.holes) if isinstance(self.holes, int) else self.holes

@@ -79,6 +79,14 @@ def _status(run_dir: Path, events: EventSummary) -> str:
     return f"finished, stopped by {reason} (result.json is unreadable: read from events.jsonl)"
 
 
+def _move_totals(events: EventSummary) -> dict[str, dict]:
+    """Per-move totals of the latest stats or end event (totals only grow, resumes included)."""
+    found = [
+        e.get("moves") for e in (events.last_stats, events.last_end) if e and isinstance(e.get("moves"), dict)
+    ]
+    return max(found, key=lambda m: sum(v.get("calls", 0) for v in m.values()), default={})
+
+
 def run_report(run_dir: str | Path, plots: bool = True) -> str:
     """A summary of the run (score, gap to best known, time to best, moves/s, stop reason); refreshes plots."""
     run_dir = require(run_dir, "run")
@@ -111,6 +119,11 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
         lines.append(
             f"last seen at {stats.get('wall_s', 0):.1f} s wall, {stats.get('cpu_s', 0):.1f} s CPU, "
             f"move {stats.get('iteration', stats.get('iterations', 0))}, {stats.get('moves_per_s', 0):,.0f} moves/s"
+        )
+    for name, m in _move_totals(events).items():
+        lines.append(
+            f"move {name}: {m['calls']:,} calls, {m['cpu_s']:.1f} CPU s, gain {m['gain']:+d}, "
+            f"improving {m['improved']:,}, share {m['share']:.0%}"
         )
     plateaus = events.plateaus
     lines.append(

@@ -185,7 +185,8 @@ class _Run:
             intensifications=int(outcome.intensifications),
             best_board=best,
         )
-        self.events.write("end", **{k: v for k, v in result.to_json().items() if k != "construction"})
+        end = {k: v for k, v in result.to_json().items() if k != "construction"}
+        self.events.write("end", **end, moves=outcome.moves)
         atomic_write_text(self.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n")
         self.events.close()
         if self.cfg.output.plots:

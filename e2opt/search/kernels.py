@@ -258,23 +258,7 @@ def apply_assignment(
         j = assign[i]
         p = lifted[j]
         r = rots[i * k + j]
-        piece[c] = p
-        rot[c] = r
-        bad = 0
-        for s in range(4):
-            new = oriented[p, r, s]
-            d = nbr[c, s]
-            if d >= 0:
-                facing = colour[d, (s + 2) & 3]
-                was = colour[c, s] == facing
-                now = new == facing
-                if was != now:
-                    delta += 1 if now else -1
-                    mis[d] += -1 if now else 1
-                if not now:
-                    bad += 1
-            colour[c, s] = new
-        mis[c] = bad
+        delta += set_cell(c, p, r, piece, rot, colour, mis, nbr, oriented)
         tabu_cells[c] = it + 1 + between(rng, tenures[0], tenures[1])
         if j != i:
             tabu_arcs[holes[j], c] = it + 1 + between(rng, tenures[2], tenures[3])
@@ -310,3 +294,40 @@ def diversify(swaps, by_kind, kind_start, cell_kind, piece, rot, rimmask, greyma
                         rot[c] = r
                         break
                     pick -= 1
+
+
+@njit(cache=True)
+def set_cell(c, p, r, piece, rot, colour, mis, nbr, oriented) -> int:
+    """Put piece p at rotation r on cell c; update colour and mis; return the score change.
+
+    Exact for any sequence of calls, adjacent cells included: each call compares c's four sides with
+    the colours its neighbours show at that moment.
+    """
+    delta = 0
+    bad = 0
+    for s in range(4):
+        new = oriented[p, r, s]
+        d = nbr[c, s]
+        if d >= 0:
+            facing = colour[d, (s + 2) & 3]
+            was = colour[c, s] == facing
+            now = new == facing
+            if was != now:
+                delta += 1 if now else -1
+                mis[d] += -1 if now else 1
+            if not now:
+                bad += 1
+        colour[c, s] = new
+    mis[c] = bad
+    piece[c] = p
+    rot[c] = r
+    return delta
+
+
+@njit(cache=True)
+def place_cells(cells, pieces, rots, piece, rot, colour, mis, nbr, oriented) -> int:
+    """set_cell for each (cells[i], pieces[i], rots[i]) in turn; the total score change."""
+    delta = 0
+    for i in range(cells.shape[0]):
+        delta += set_cell(cells[i], pieces[i], rots[i], piece, rot, colour, mis, nbr, oriented)
+    return delta

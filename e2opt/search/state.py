@@ -6,11 +6,12 @@ and are recomputed on resume; everything random comes from the one splitmix64 wo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
 
+_EXTRA = "extra_"  # checkpoint key prefix of the arrays moves, schedule and acceptance keep in ``extra``
 _ARRAYS = ("piece", "rot", "best_piece", "best_rot", "tabu_cells", "tabu_arcs", "rng")
 
 
@@ -40,6 +41,7 @@ class SearchState:
     intensifications: int = 0
     time_to_best_wall: float = 0.0  # run clock seconds when the best board was found
     time_to_best_cpu: float = 0.0
+    extra: dict[str, np.ndarray] = field(default_factory=dict)  # state of moves, schedule, acceptance
 
     @classmethod
     def initial(cls, piece: np.ndarray, rot: np.ndarray, score: int, seed: int) -> SearchState:
@@ -76,18 +78,23 @@ class SearchState:
         """Plain data for an .npz checkpoint: numpy arrays (copied) and Python ints/floats."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = value.copy() if f.name in _ARRAYS else value
+            if f.name != "extra":
+                value = getattr(self, f.name)
+                out[f.name] = value.copy() if f.name in _ARRAYS else value
+        out.update({_EXTRA + name: value.copy() for name, value in self.extra.items()})
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SearchState:
         """Inverse of to_dict (also accepts 0-d arrays for the numbers); ValueError on a missing key."""
-        missing = [f.name for f in fields(cls) if f.name not in data]
+        missing = [f.name for f in fields(cls) if f.name not in data and f.name != "extra"]
         if missing:
             raise ValueError(f"search state: missing {', '.join(missing)}")
         values: dict[str, Any] = {}
+        extra = {k[len(_EXTRA) :]: np.array(v) for k, v in data.items() if k.startswith(_EXTRA)}
         for f in fields(cls):
+            if f.name == "extra":
+                continue
             value = data[f.name]
             if f.name == "rng":
                 values[f.name] = np.array(value, dtype=np.uint64).reshape(1)
@@ -97,4 +104,4 @@ class SearchState:
                 values[f.name] = float(value)
             else:
                 values[f.name] = int(value)
-        return cls(**values)
+        return cls(**values, extra=extra)

@@ -1,8 +1,11 @@
-"""TabuSearch: Algorithm 1 of paper 001 (very large neighbourhood tabu search) around the numba kernels.
+"""TabuSearch: the control flow of Algorithm 1 of paper 001 (very large neighbourhood tabu search).
 
-One move: choose holes (not in tabu list 1), build the cost matrix (reverse arcs of tabu list 2
-penalised), solve it with scipy's linear_sum_assignment, apply it. A plateau (``plateau`` moves
-without a new best) triggers a diversification (random swap-and-rotate moves); ``intensify_after``
+Each iteration the schedule picks one move (search/moves: the assignment move of Algorithm 1 by
+default, also the checkerboard assignment, swap-and-rotate, CP-SAT region repair and border
+optimisation), the move changes the board in place and returns the score change, and the acceptance
+keeps or undoes it (tabu rules: keep; annealing: Metropolis). The assignment move: choose holes (not in
+tabu list 1), build the cost matrix (reverse arcs of tabu list 2 penalised), solve it with scipy's
+linear_sum_assignment, apply it. A plateau (``plateau`` moves without a new best) triggers a diversification (random swap-and-rotate moves); ``intensify_after``
 plateaus in a row without a new best trigger an intensification (the best board is restored).
 Choices where the paper is vague: a plateau counts moves since the last new best or plateau event;
 the intensification replaces that plateau's diversification; tabu lists survive both. Holes of all
@@ -13,24 +16,28 @@ always feasible). Tie noise makes equal-weight reassignments random sideways mov
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from ..board import Board, rule_violations
 from ..board import score as board_score
-from ..config import SearchConfig
+from ..config import MovesConfig, MoveWeight, SearchConfig, TsrMoveConfig
 from ..errors import BoardError
 from ..puzzle import Puzzle
 from ..stop import Clock, MaxIterations, Status, iteration_limit
-from . import kernels
+from .acceptance import Acceptance
+from .context import SearchContext
 from .flat import FlatPuzzle
+from .moves import build_moves
+from .moves.assignment import AssignmentMove
+from .moves.diversify import DiversifyMove
+from .schedule import Schedule
 from .state import SearchState
 
 TICK = 64  # moves between clock reads (and "tick" events); stop criteria are checked there too
-MODES = {"random": kernels.RANDOM, "biased": kernels.BIASED, "checkerboard": kernels.CHECKERBOARD}
 
 EventCallback = Callable[[str, dict], None]
 
@@ -47,6 +54,7 @@ class SearchResult:
     moves_per_s: float  # moves per CPU second during this call
     diversifications: int
     intensifications: int
+    moves: dict = field(default_factory=dict)  # per move: calls, CPU s, gain, improving calls, share
 
 
 def _ignore(kind: str, info: dict) -> None:
@@ -87,43 +95,21 @@ class TabuSearch:
         return search
 
     def _setup(self, puzzle: Puzzle, cfg: SearchConfig, state: SearchState, flat: FlatPuzzle) -> None:
-        """Bind config, static arrays and the buffers every move reuses."""
+        """Bind config, the shared context, the moves, the schedule and the acceptance rule."""
         self.puzzle, self.cfg, self.state, self.flat = puzzle, cfg, state, flat
-        n = flat.n
-        kmin, kmax = cfg.holes_range
-        self._mode = MODES[cfg.select]
-        self._kmin, self._kmax = int(kmin), int(kmax)
-        self._bias = float(cfg.bias)
-        self._penalty = float(cfg.reverse_penalty)
-        self._tie_noise, self._cost_noise = bool(cfg.tie_noise), float(cfg.cost_noise)
-        self._tenures = np.array([*cfg.tabu_cells, *cfg.tabu_arcs], dtype=np.int64)
-        self._colour = np.zeros((n, 4), dtype=np.int64)
-        self._mis = np.zeros(n, dtype=np.int64)
-        self._need = np.zeros(int(flat.oriented.max()) + 1, dtype=np.int64)
-        self._pool = np.zeros((kernels.CLASSES, n), dtype=np.int64)
-        self._count = np.zeros(kernels.CLASSES, dtype=np.int64)
-        self._mark = np.full(n, -1, dtype=np.int64)
-        self._holes = np.zeros(n, dtype=np.int64)
-        self._lifted = np.zeros(n, dtype=np.int64)
-        kcap = n if self._mode == kernels.CHECKERBOARD else min(self._kmax, n)
-        self._rots = np.zeros(kcap * kcap, dtype=np.int64)
-        self._cost = np.zeros(kcap * kcap, dtype=np.float64)
-        self._views = [self._cost[: k * k].reshape(k, k) for k in range(kcap + 1)]
-        # argument tails of the kernels: every array is updated in place, never replaced
-        st, f = state, flat
-        # fmt: off
-        self._select_args = (f.movable, f.parity, self._mis, st.tabu_cells, f.nbr, st.rng, self._pool,
-                             self._count, self._mark, self._holes)
-        self._cost_args = (self._holes, st.piece, self._colour, f.nbr, f.rimmask, f.fit, f.sides,
-                           st.tabu_arcs, st.rng, self._need, self._lifted, self._rots, self._cost)
-        self._apply_args = (self._holes, self._lifted, self._rots, st.piece, st.rot, self._colour, self._mis,
-                            f.nbr, f.oriented, st.tabu_cells, st.tabu_arcs, self._tenures, st.rng)
-        # fmt: on
+        self.ctx = SearchContext.of(puzzle, flat, cfg, state)
+        self._colour, self._mis = self.ctx.colour, self.ctx.mis
+        self.moves = build_moves(self.ctx)
+        self.schedule = Schedule(
+            cfg.schedule, [m.name for m in self.moves], [m.settings for m in self.moves], state
+        )
+        self.acceptance = Acceptance(cfg.acceptance, state)
+        self._diversify = DiversifyMove(self.ctx, MoveWeight())
+        self._saved = (state.piece.copy(), state.rot.copy()) if self.acceptance.annealing else None
 
     def _recompute(self) -> int:
         """colour, mis and the score of the current board from scratch."""
-        st, f = self.state, self.flat
-        return int(kernels.recompute(st.piece, st.rot, f.oriented, f.nbr, self._colour, self._mis))
+        return self.ctx.recompute()
 
     def current_board(self) -> Board:
         return self.flat.board(self.state.piece, self.state.rot)
@@ -152,26 +138,26 @@ class TabuSearch:
             st.time_to_best_wall, st.time_to_best_cpu = float(wall_s), float(cpu_s)
 
     def move(self) -> None:
-        """One assignment move (Algorithm 1 steps 1-4); without cost noise the score never drops."""
-        st = self.state
-        it = st.iteration
-        k = kernels.select_holes(self._mode, self._kmin, self._kmax, self._bias, it, *self._select_args)
-        if k > 0:
-            self._reassign(k)
-        st.iteration = it + 1
-
-    def _reassign(self, k: int) -> None:
-        """Lift the pieces of holes[:k] and put them back optimally (Algorithm 1 steps 2-4)."""
-        st = self.state
-        noise_amp = self._tie_noise / k + self._cost_noise  # per cost entry, in joins
-        kernels.build_costs(k, st.iteration, self._penalty, noise_amp, *self._cost_args)
-        assign = linear_sum_assignment(self._views[k])[1]
-        st.score += kernels.apply_assignment(k, st.iteration, assign, *self._apply_args)
+        """One iteration: the scheduled move, kept or undone by the acceptance rule."""
+        st, schedule = self.state, self.schedule
+        i = schedule.pick()
+        if self._saved is not None:
+            self._saved[0][:], self._saved[1][:] = st.piece, st.rot
+        start = time.process_time() if schedule.timed else 0.0
+        delta = self.moves[i]()
+        if self.acceptance.undoes(delta):
+            st.piece[:], st.rot[:] = self._saved
+            self.ctx.recompute()
+            delta = 0
+        st.score += delta
+        schedule.record(i, delta, time.process_time() - start if schedule.timed else 0.0)
+        st.iteration += 1
 
     def reassign_cells(self, cells: list[int]) -> None:
-        """The move on given flat cells (pairwise non-adjacent, movable), without the selection: for tests."""
-        self._holes[: len(cells)] = cells
-        self._reassign(len(cells))
+        """The assignment move on given flat cells (pairwise non-adjacent, movable), without the selection: for tests."""
+        move = next((m for m in self.moves if isinstance(m, AssignmentMove)), None)
+        move = move or AssignmentMove(self.ctx, MoveWeight())
+        self.state.score += move.reassign_cells(cells)
 
     def run(
         self, stop: Callable[[Status], bool], clock: Clock, on_event: EventCallback | None = None
@@ -181,11 +167,17 @@ class TabuSearch:
         emit = on_event or _ignore
         limit = iteration_limit(stop)
         first_iteration, cpu0 = st.iteration, clock.cpu()
+        self.acceptance.start(stop)
         status = Status()
+        last_cpu = cpu0
         while True:
             status.iteration, status.score, status.best_score = st.iteration, st.score, st.best_score
             status.intensifications = st.intensifications
             status.wall_s, status.cpu_s = clock.wall(), clock.cpu()
+            if not self.schedule.timed:
+                self.schedule.add_cpu(status.cpu_s - last_cpu)
+            last_cpu = status.cpu_s
+            self.acceptance.cool(st.iteration, status.cpu_s)
             emit("tick", self._info(status.wall_s, status.cpu_s))
             if stop(status):
                 break
@@ -193,7 +185,15 @@ class TabuSearch:
             self._advance(end if limit is None else min(end, limit), clock, emit)
         cpu = clock.cpu() - cpu0
         reason = getattr(stop, "reason", "") or type(stop).__name__
-        emit("end", {"iteration": st.iteration, "best_score": st.best_score, "stop_reason": reason})
+        emit(
+            "end",
+            {
+                "iteration": st.iteration,
+                "best_score": st.best_score,
+                "stop_reason": reason,
+                "moves": self.schedule.summary(),
+            },
+        )
         return SearchResult(
             best_board=self.best_board(),
             best_score=st.best_score,
@@ -203,6 +203,7 @@ class TabuSearch:
             moves_per_s=(st.iteration - first_iteration) / cpu if cpu > 0 else 0.0,
             diversifications=st.diversifications,
             intensifications=st.intensifications,
+            moves=self.schedule.summary(),
         )
 
     def _advance(self, end: int, clock: Clock, emit: EventCallback) -> None:
@@ -222,7 +223,7 @@ class TabuSearch:
 
     def _plateau(self, clock: Clock, emit: EventCallback) -> bool:
         """Diversify, or intensify after ``intensify_after`` plateaus in a row; True if it intensified."""
-        st, f = self.state, self.flat
+        st = self.state
         st.plateau_moves = 0
         st.plateaus_in_a_row += 1
         if st.plateaus_in_a_row >= self.cfg.intensify_after:
@@ -232,11 +233,7 @@ class TabuSearch:
             st.score = self._recompute()
             emit("intensify", self._counters())
             return True
-        swaps = self.cfg.diversify_swaps
-        kernels.diversify(
-            swaps, f.by_kind, f.kind_start, f.cell_kind, st.piece, st.rot, f.rimmask, f.greymask, st.rng
-        )
-        st.score = self._recompute()
+        st.score += self._diversify()
         st.diversifications += 1
         emit("diversify", self._counters())
         if st.score > st.best_score:
@@ -264,7 +261,10 @@ class TabuSearch:
         }
 
     def _info(self, wall: float, cpu: float) -> dict:
-        return {**self._counters(), "wall_s": wall, "cpu_s": cpu}
+        info = {**self._counters(), "wall_s": wall, "cpu_s": cpu, "moves": self.schedule.summary()}
+        if self.acceptance.annealing:
+            info["temperature"] = round(float(self.acceptance.temperature[0]), 4)
+        return info
 
     def check(self) -> None:
         """Check mode: recompute everything from scratch; AssertionError on any difference."""
@@ -303,5 +303,6 @@ def warm_up() -> None:
             pieces.append((top, right, bottom, left))
     puzzle = Puzzle(rows, cols, np.array(pieces))
     board = Board(np.arange(rows * cols).reshape(rows, cols), np.zeros((rows, cols), dtype=np.int64))
-    cfg = SearchConfig(holes=(2, 4), plateau=2, intensify_after=2)
+    moves = MovesConfig(assignment=MoveWeight(cost_ms=0.1), tsr=TsrMoveConfig(cost_ms=0.01))
+    cfg = SearchConfig(holes=(2, 4), plateau=2, intensify_after=2, moves=moves)
     TabuSearch(puzzle, board, cfg, rng).run(MaxIterations(20), Clock())

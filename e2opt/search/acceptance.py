@@ -1,0 +1,63 @@
+"""Acceptance: which score changes the search keeps: all (Algorithm 1's tabu rules) or simulated annealing.
+
+Annealing keeps a loss of d joins with probability exp(-d / T); T cools geometrically from t_start to t_end
+over the run's budget: its CPU budget if it has one, else its iteration budget, else repeated coolings of
+``period_s`` CPU seconds. The temperature lives in state.extra (checkpointed with the rest).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..config import AcceptanceConfig
+from ..stop import AnyOf, MaxCpuTime, MaxIterations
+from . import kernels
+from .state import SearchState
+
+
+def _budget(stop, kind: type) -> float | None:
+    """The smallest bound of criterion class ``kind`` in stop (looking inside AnyOf)."""
+    if isinstance(stop, kind):
+        return float(stop.seconds if kind is MaxCpuTime else stop.n)
+    if isinstance(stop, AnyOf):
+        bounds = [b for b in (_budget(c, kind) for c in stop.criteria) if b is not None]
+        return min(bounds) if bounds else None
+    return None
+
+
+class Acceptance:
+    """``undoes`` tells the loop whether a change must be rolled back; ``cool`` sets the temperature."""
+
+    def __init__(self, cfg: AcceptanceConfig, state: SearchState):
+        self.cfg, self.state = cfg, state
+        self.annealing = cfg.kind == "annealing"
+        if state.extra.get("temperature", np.zeros(0)).shape != (1,):
+            state.extra["temperature"] = np.array([cfg.t_start], dtype=np.float64)
+        self.temperature = state.extra["temperature"]
+        self._cpu_budget: float | None = None
+        self._iteration_budget: float | None = None
+
+    def start(self, stop) -> None:
+        """Read the run's budget from its stopping criteria."""
+        self._cpu_budget = _budget(stop, MaxCpuTime)
+        self._iteration_budget = _budget(stop, MaxIterations)
+
+    def cool(self, iteration: int, cpu_s: float) -> None:
+        """Set the temperature for the run's progress (called every few moves)."""
+        if not self.annealing:
+            return
+        if self._cpu_budget:
+            progress = min(cpu_s / self._cpu_budget, 1.0)
+        elif self._iteration_budget:
+            progress = min(iteration / self._iteration_budget, 1.0)
+        else:
+            progress = (cpu_s % self.cfg.period_s) / self.cfg.period_s
+        self.temperature[0] = self.cfg.t_start * (self.cfg.t_end / self.cfg.t_start) ** progress
+
+    def undoes(self, delta: int) -> bool:
+        """True when a change of ``delta`` joins is rejected (never under the tabu rules)."""
+        if delta >= 0 or not self.annealing:
+            return False
+        return kernels.uniform(self.state.rng) >= math.exp(delta / self.temperature[0])

@@ -1,0 +1,96 @@
+"""Region repair (RO): lift a window's pieces and re-place them optimally with CP-SAT, warm-started.
+
+The window is a rectangle of a configured side, or a connected cluster of as many cells, around a
+centre cell drawn with weight 1 + bias * (its mismatched joins) among cells not repaired in the last
+``tabu`` region calls. CP-SAT gets the current placement as its hint and an objective bound at the
+incumbent (e2opt.region_model), so the move never lowers the score.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...config import BorderMoveConfig, RegionMoveConfig
+from ...region_model import solve_region
+from .. import kernels
+from ..context import SearchContext
+from .base import Move
+
+
+def repair(ctx: SearchContext, cells: np.ndarray, settings: RegionMoveConfig | BorderMoveConfig) -> int:
+    """Re-place the pieces of flat ``cells`` with the region model; apply the result; the score change."""
+    seed = int(kernels.next_u64(ctx.state.rng) >> np.uint64(33))
+    sol = solve_region(
+        ctx.puzzle,
+        ctx.board_view(),
+        cells,
+        time_limit_s=settings.time_limit_s,
+        deterministic_time=settings.deterministic_limit,
+        seed=seed,
+    )
+    return ctx.place(cells, sol.piece, sol.rot)
+
+
+class RegionMove(Move):
+    """CP-SAT repair of one window per call."""
+
+    name = "region"
+    settings: RegionMoveConfig
+
+    def __init__(self, ctx: SearchContext, settings: RegionMoveConfig):
+        super().__init__(ctx, settings)
+        extra, n = ctx.state.extra, ctx.flat.n
+        if extra.get("region_tabu", np.zeros(0)).shape != (n,):
+            extra["region_tabu"] = np.zeros(n, dtype=np.int64)  # cell is no centre while value > calls
+            extra["region_calls"] = np.zeros(1, dtype=np.int64)
+        self._tabu, self._calls = extra["region_tabu"], extra["region_calls"]
+        self._sizes = np.array(settings.sizes, dtype=np.int64)
+
+    def __call__(self) -> int:
+        cells = self.window()
+        delta = repair(self.ctx, cells, self.settings)
+        self._tabu[cells] = self._calls[0] + 1 + self.settings.tabu
+        self._calls[0] += 1
+        return delta
+
+    def _draw(self, weights: np.ndarray) -> int:
+        """An index drawn with probability proportional to weights (from the search's rng)."""
+        cum = np.cumsum(weights)
+        return int(np.searchsorted(cum, kernels.uniform(self.ctx.state.rng) * cum[-1], side="right"))
+
+    def window(self) -> np.ndarray:
+        """Flat movable cells of the next window (see the module docstring)."""
+        ctx, f, rng = self.ctx, self.ctx.flat, self.ctx.state.rng
+        movable = f.movable
+        weights = (1.0 + self.settings.bias * ctx.mis) * movable
+        free = weights * (self._tabu <= self._calls[0])
+        centre = self._draw(free if free.sum() > 0 else weights)
+        size = int(self._sizes[kernels.below(rng, len(self._sizes))])
+        if self.settings.shape == "cluster":
+            return self._cluster(centre, size * size)
+        r, c = divmod(centre, f.cols)
+        r0 = min(max(r - kernels.below(rng, size), 0), max(f.rows - size, 0))
+        c0 = min(max(c - kernels.below(rng, size), 0), max(f.cols - size, 0))
+        rows = np.arange(r0, min(r0 + size, f.rows))
+        cols = np.arange(c0, min(c0 + size, f.cols))
+        cells = (rows[:, None] * f.cols + cols[None, :]).ravel()
+        return cells[movable[cells]]
+
+    def _cluster(self, centre: int, want: int) -> np.ndarray:
+        """Grow a connected set of movable cells from centre, next cells drawn by mismatch weight."""
+        f = self.ctx.flat
+        taken = [centre]
+        inside = np.zeros(f.n, dtype=bool)
+        inside[centre] = True
+        frontier: list[int] = []
+        while len(taken) < want:
+            for d in f.nbr[taken[-1]]:
+                if d >= 0 and f.movable[d] and not inside[d] and d not in frontier:
+                    frontier.append(int(d))
+            if not frontier:
+                break
+            weights = 1.0 + self.settings.bias * self.ctx.mis[frontier]
+            nxt = frontier.pop(self._draw(weights))
+            inside[nxt] = True
+            taken.append(nxt)
+        return np.array(sorted(taken), dtype=np.int64)

@@ -1,0 +1,34 @@
+"""Swap and rotate (TSR) around mismatched cells, in numba (see tsr_kernel)."""
+
+from __future__ import annotations
+
+from ...config import TsrMoveConfig
+from ..context import SearchContext
+from . import tsr_kernel
+from .base import Move
+
+
+class TsrMove(Move):
+    """Rotations, same-kind swaps (adjacent pairs included) and 2x2 block turns; first or best improvement.
+
+    When the acceptance can undo a loss (annealing) a random candidate is offered if none improves;
+    otherwise only improving or sideways (change 0) candidates are applied.
+    """
+
+    name = "tsr"
+    settings: TsrMoveConfig
+
+    def __init__(self, ctx: SearchContext, settings: TsrMoveConfig):
+        super().__init__(ctx, settings)
+        self.allow_worse = ctx.cfg.acceptance.kind == "annealing"
+        self._buffers = tsr_kernel.buffers(ctx.flat.n, settings.partners)
+
+    def __call__(self) -> int:
+        ctx, s, f, st = self.ctx, self.settings, self.ctx.flat, self.ctx.state
+        return int(
+            tsr_kernel.tsr_move(
+                s.tries, s.partners, s.scan == "best", self.allow_worse, f.movable, f.cell_kind, f.by_kind,
+                f.kind_start, f.rimmask, f.greymask, f.nbr, f.cols, st.piece, st.rot, ctx.colour, ctx.mis,
+                f.oriented, st.rng, *self._buffers,
+            )
+        )  # fmt: skip
