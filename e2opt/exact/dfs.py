@@ -138,11 +138,8 @@ def select(level, M, S) -> int:
     for i in range(branch.shape[0]):
         if not branch[i] or cell_tile[i] >= 0:
             continue
-        if mode == MINDOMAIN:
-            if nknown[i] < 2:
-                key = (1 << 30) - nknown[i]  # only when no cell has two known sides
-            else:
-                key = candidates(i, 0, False, empty, M, S)
+        if mode == MINDOMAIN:  # cells with fewer than two known sides only when no other is left
+            key = (1 << 30) - nknown[i] if nknown[i] < 2 else candidates(i, 0, False, empty, M, S)
         else:
             key = 4 - nknown[i] if nknown[i] >= 3 else 1 << 30
         if key < best_key:
@@ -172,16 +169,20 @@ def _value_position(idx, count, mode) -> int:
 
 
 @njit(cache=True)
-def _dead_white(i, M, S) -> bool:
-    """Chessboard: a white neighbour of cell i whose four sides are now known and no tile fits."""
+def dead_neighbour(i, mask, M, S) -> bool:
+    """Chessboard: a white neighbour of cell i, all four sides known, that no unused tile fits.
+
+    (The black search never branches on white cells, so they are checked here; the levels to blame
+    go to ``mask``, size 0 when not wanted.)
+    """
     nbr, branch = M[1], M[9]
     cell_tile, nknown = S[0], S[5]
-    empty = np.empty(0, dtype=np.uint64)
     for s in range(4):
         nb = nbr[i, s]
-        if nb >= 0 and cell_tile[nb] < 0 and not branch[nb] and nknown[nb] == 4:
-            if candidates(nb, 0, False, empty, M, S) == 0:
-                return True
+        if nb < 0 or cell_tile[nb] >= 0 or branch[nb] or nknown[nb] < 4:
+            continue
+        if candidates(nb, 0, False, mask, M, S) == 0:
+            return True
     return False
 
 
@@ -217,6 +218,7 @@ def search(M, S, budget) -> int:
     filtering, backjump, chess, stop = params[P_FILTER], params[P_BACKJUMP], params[P_CHESS], params[P_STOP]
     if ctl[C_DONE]:
         return DONE
+    empty = np.empty(0, dtype=np.uint64)
     d = ctl[C_DEPTH]
     if ctl[C_PHASE] == 1:
         unplace(lcell[d], M, S)
@@ -240,7 +242,7 @@ def search(M, S, budget) -> int:
                         explain_pair(q, conf[d], M, S)
                     unplace(i, M, S)
                     continue
-            if chess and _dead_white(i, M, S):
+            if chess and dead_neighbour(i, conf[d] if backjump else empty, M, S):
                 unplace(i, M, S)
                 continue
             if d + 1 == levels:
