@@ -16,8 +16,14 @@ TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (3, 3, 2, 3, 5), (4, 3, 2, 3, 9), (4, 
 def kernel_run(puzzle, order="row", filtering=False, backjump=False, symmetry=False, value_order="min"):
     """Every board the kernel reaches (as text) and its node count."""
     model = build_model(puzzle, order, symmetry=symmetry, shuffle_seed=3 if value_order == "random" else None)
-    ks = KernelSearch(model, filtering=filtering, backjump=backjump, order=order, value_order=value_order,
-                      stop_at_solution=True)
+    ks = KernelSearch(
+        model,
+        filtering=filtering,
+        backjump=backjump,
+        order=order,
+        value_order=value_order,
+        stop_at_solution=True,
+    )
     boards = []
     while (event := ks.step(50)) != DONE:
         if event == SOLUTION:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import SET1
 
 from e2opt.board import format_board
 from e2opt.exact.reference import reference_search
@@ -11,8 +12,6 @@ from e2opt.exact.symmetry import orbit, rotation_group
 from e2opt.generate import generate
 from e2opt.puzzle import Hint, Puzzle, format_puzzle, read_puzzle
 from e2opt.verify import verify_texts
-
-from conftest import SET1
 
 METHODS = ["colorpairs", "dfs", "chessboard", "cpsat"]
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]

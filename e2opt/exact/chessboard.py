@@ -27,7 +27,9 @@ def _fill_arbitrarily(puzzle: Puzzle, board: Board, whites: list[tuple[int, int]
     return out
 
 
-def _options(puzzle: Puzzle, board: Board, forbid: np.ndarray, r: int, c: int, free: set[int]) -> list[tuple[int, int]]:
+def _options(
+    puzzle: Puzzle, board: Board, forbid: np.ndarray, r: int, c: int, free: set[int]
+) -> list[tuple[int, int]]:
     """(tile, rot) of free tiles that match every side of white cell (r, c): neighbours and rim."""
     col = board.colours(puzzle)
     need = []

@@ -274,4 +274,3 @@ def search(M, S, budget) -> int:
                     conf[h, level >> 6] &= ~(np.uint64(1) << np.uint64(level & 63))
             d = h
     return DONE
-

@@ -128,7 +128,10 @@ def build_model(
                 forbid[cell] = first
     fixed_cells = {cell for cell, _, _ in fixed}
     branch = np.array(
-        [cell not in fixed_cells and (not chess or (cell // cols + cell % cols) % 2 == 0) for cell in range(n)],
+        [
+            cell not in fixed_cells and (not chess or (cell // cols + cell % cols) % 2 == 0)
+            for cell in range(n)
+        ],
         dtype=np.int64,
     )
     if order not in ORDERS:
@@ -136,6 +139,19 @@ def build_model(
     sequence = spiral_cells(rows, cols) if order == "spiral" else list(range(n))
     static = np.array([cell for cell in sequence if branch[cell]], dtype=np.int64)
     return ExactModel(
-        rows, cols, K, np.ascontiguousarray(pieces, dtype=np.int64), nbr, tab_start, tab_tile, tab_k,
-        tile_pairs, ptile_start, ptile, forbid, fixed, branch, static,
+        rows,
+        cols,
+        K,
+        np.ascontiguousarray(pieces, dtype=np.int64),
+        nbr,
+        tab_start,
+        tab_tile,
+        tab_k,
+        tile_pairs,
+        ptile_start,
+        ptile,
+        forbid,
+        fixed,
+        branch,
+        static,
     )

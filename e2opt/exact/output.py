@@ -17,7 +17,9 @@ class BoardWriter:
             raise E2optError(f"-o {folder}: exists and is not a folder")
         old = sorted(self.folder.glob(f"{puzzle_name}_*.board")) if self.folder.is_dir() else []
         if old:
-            raise E2optError(f"-o {folder}: already holds {old[0].name}; refusing to overwrite, use another folder")
+            raise E2optError(
+                f"-o {folder}: already holds {old[0].name}; refusing to overwrite, use another folder"
+            )
         self.folder.mkdir(parents=True, exist_ok=True)
 
     def __call__(self, board: Board) -> None:

@@ -33,13 +33,33 @@ class KernelSearch:
         words = levels // 64 + 1
         track = filtering or backjump or ORDERS[order] == MINGAP
         params = np.array(
-            [K, levels, ORDERS[order], VALUE_ORDERS[value_order], filtering, backjump and filtering, track,
-             chess, stop_at_solution, words],
+            [
+                K,
+                levels,
+                ORDERS[order],
+                VALUE_ORDERS[value_order],
+                filtering,
+                backjump and filtering,
+                track,
+                chess,
+                stop_at_solution,
+                words,
+            ],
             dtype=np.int64,
         )
         self.M = (
-            model.pieces, model.nbr, model.tab_start, model.tab_tile, model.tab_k, model.tile_pairs,
-            model.ptile_start, model.ptile, model.forbid, model.branch, model.order, params,
+            model.pieces,
+            model.nbr,
+            model.tab_start,
+            model.tab_tile,
+            model.tab_k,
+            model.tile_pairs,
+            model.ptile_start,
+            model.ptile,
+            model.forbid,
+            model.branch,
+            model.order,
+            params,
         )
         kc = np.full((n, 4), -1, dtype=np.int64)
         kc[model.nbr < 0] = 0
@@ -75,7 +95,9 @@ class KernelSearch:
                 refresh_slots(cell, K, kc, self.S[8], self.S[7], self.S[9], self.S[10])
         self.levels = levels
         self.trivial = levels == 0  # every branch cell fixed: the fixed board is the only leaf
-        self.infeasible = not self._place_fixed() or (track and filtering and any_pair_failure(self.M, self.S) >= 0)
+        self.infeasible = not self._place_fixed() or (
+            track and filtering and any_pair_failure(self.M, self.S) >= 0
+        )
         if self.infeasible or self.trivial:
             self.S[-1][C_DONE] = 0 if self.trivial and not self.infeasible else 1
         else:

@@ -96,7 +96,8 @@ class SolveResult:
             return f"{found}, complete search, {effort}"
         if self.stopped == "first solution":
             return f"{found} found, stopped at the first (--all or --count to enumerate), {effort}"
-        return f"stopped by {self.stopped} after {effort}: {self.solutions} found so far, search incomplete"
+        why = "interrupted (Ctrl-C)" if self.stopped == "interrupted" else f"stopped by {self.stopped}"
+        return f"{why} after {effort}: {self.solutions} found so far, search incomplete"
 
 
 OnBoard = Callable[[Board], None]
@@ -143,8 +144,11 @@ class _Run:
             return
         self.next_progress = self.cpu() + self.opts.progress_every_s
         rate = f", {nodes:.3g} nodes ({nodes / max(self.cpu(), 1e-9):.3g}/s)" if nodes is not None else ""
-        print(f"solve: {self.cpu():.0f} s CPU{rate}, {self.result.solutions} found so far{depth}",
-              file=self.stream, flush=True)
+        print(
+            f"solve: {self.cpu():.0f} s CPU{rate}, {self.result.solutions} found so far{depth}",
+            file=self.stream,
+            flush=True,
+        )
 
 
 def _kernel(run: _Run) -> None:
@@ -152,12 +156,24 @@ def _kernel(run: _Run) -> None:
     opts, puzzle = run.opts, run.puzzle
     chess = opts.method == "chessboard"
     order = opts.order or DEFAULT_ORDER[opts.method]
-    model = build_model(puzzle, order, symmetry=run.broken, chess=chess,
-                        shuffle_seed=opts.seed if opts.value_order == "random" else None)
+    model = build_model(
+        puzzle,
+        order,
+        symmetry=run.broken,
+        chess=chess,
+        shuffle_seed=opts.seed if opts.value_order == "random" else None,
+    )
     colour = opts.method == "colorpairs"
     wants_boards = chess or opts.keep_boards or not opts.find_all
-    ks = KernelSearch(model, filtering=colour or chess, backjump=colour and opts.backjump, order=order,
-                      value_order=opts.value_order, stop_at_solution=wants_boards, chess=chess)
+    ks = KernelSearch(
+        model,
+        filtering=colour or chess,
+        backjump=colour and opts.backjump,
+        order=order,
+        value_order=opts.value_order,
+        stop_at_solution=wants_boards,
+        chess=chess,
+    )
     budget = 2000
     try:
         while True:
