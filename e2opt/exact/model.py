@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..construct.cpsat_model import spiral_order
 from ..errors import E2optError
 from ..puzzle import CORNER, Puzzle
 
@@ -25,17 +26,7 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # neighbour offsets of sides t, r, b
 
 def spiral_cells(rows: int, cols: int) -> list[int]:
     """Cell indices clockwise from the top-left corner, rim first, then ring after ring inward."""
-    out: list[int] = []
-    top, left, bottom, right = 0, 0, rows - 1, cols - 1
-    while top <= bottom and left <= right:
-        out += [top * cols + c for c in range(left, right + 1)]
-        out += [r * cols + right for r in range(top + 1, bottom + 1)]
-        if top < bottom:
-            out += [bottom * cols + c for c in range(right - 1, left - 1, -1)]
-        if left < right:
-            out += [r * cols + left for r in range(bottom - 1, top, -1)]
-        top, left, bottom, right = top + 1, left + 1, bottom - 1, right - 1
-    return out
+    return [r * cols + c for r, c in spiral_order(rows, cols)]
 
 
 def _table(keys: list[tuple[int, int, int]], n_keys: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
