@@ -2,7 +2,7 @@
 
     python docs/exact_bench.py brendan  --limit 120 --cpsat-limit 120 --out docs/exact_brendan.jsonl
     python docs/exact_bench.py paper000 --sizes 7 8 9 10 --seeds 0 1 --limit 60 --out docs/exact_paper000.jsonl
-    python docs/exact_bench.py heuristics --limit 30 --out docs/exact_heuristics.jsonl
+    python docs/exact_bench.py heuristics --limit 30 --out docs/exact_heuristics.jsonl [--first]
     python docs/exact_bench.py table docs/exact_brendan.jsonl
 
 Every run is one `solve` in this process, one after the other (CPU seconds, time.process_time); each
@@ -26,19 +26,21 @@ from e2opt.puzzle import Puzzle, read_puzzle  # noqa: E402
 SET1 = ROOT / "instances" / "brendan_set1"
 # Paper 000's instance names give the colours per size (E_7_1.b6i6, E_9_3.b11i12, E_10_5.b14i14, ...).
 PAPER_COLOURS = {7: (6, 6), 8: (8, 8), 9: (10, 10), 10: (13, 13)}
-COLUMNS = ("puzzle", "method", "order", "value", "solutions", "distinct", "complete", "nodes", "backtracks", "cpu_s")
+COLUMNS = ("puzzle", "method", "order", "value", "solutions", "complete", "nodes", "backtracks", "cpu_s")
 
 
-def measure(puzzle: Puzzle, out: Path, method: str, limit: float, **kw) -> dict:
-    """One counting run, appended to ``out`` as a JSON line and returned."""
-    opts = SolveOptions(method, find_all=True, time_limit_s=limit, keep_boards=False, **kw)
+def measure(puzzle: Puzzle, out: Path, method: str, limit: float, find_all: bool = True, **kw) -> dict:
+    """One counting (or first-solution) run, appended to ``out`` as a JSON line and returned."""
+    opts = SolveOptions(method, find_all=find_all, time_limit_s=limit, keep_boards=not find_all, **kw)
     result = solve(puzzle, opts, progress=None)
     row = {
         "puzzle": puzzle.name,
         "method": method,
-        "order": kw.get("order") or ("-" if method == "cpsat" else {"colorpairs": "mingap"}.get(method, "row")),
+        "order": kw.get("order")
+        or ("-" if method == "cpsat" else "row"),
         "value": kw.get("value_order", "min"),
         "backjump": kw.get("backjump", True),
+        "search": "all" if find_all else "first",
         "solutions": result.solutions,
         "distinct": result.distinct,
         "complete": result.complete,
@@ -76,7 +78,9 @@ def heuristics(args) -> None:
         for method in ("dfs", "colorpairs"):
             for order in ("row", "spiral", "mindomain", "mingap"):
                 for value in ("min", "max", "mid"):
-                    measure(puzzle, args.out, method, args.limit, order=order, value_order=value)
+                    measure(
+                        puzzle, args.out, method, args.limit, not args.first, order=order, value_order=value
+                    )
 
 
 def table(args) -> None:
@@ -85,7 +89,9 @@ def table(args) -> None:
     print("|" + "---|" * len(COLUMNS))
     for row in rows:
         cells = [f"{row[c]:.3g}" if c == "nodes" else str(row[c]) for c in COLUMNS]
-        cells[6] = "yes" if row["complete"] else f"no ({row['limit_s']:g} s cap)"
+        cells[5] = "yes" if row["complete"] else f"no ({row['limit_s']:g} s cap)"
+        if row.get("search") == "first":
+            cells[5] = "first found" if row["solutions"] else f"none in {row['limit_s']:g} s"
         print("| " + " | ".join(cells) + " |")
 
 
@@ -102,6 +108,7 @@ def main() -> None:
     h = sub.add_parser("heuristics")
     h.add_argument("--instances", nargs="+")
     h.add_argument("--limit", type=float, default=30.0)
+    h.add_argument("--first", action="store_true", help="time to the first solution instead of counting")
     for s in (b, p, h):
         s.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table")
