@@ -53,6 +53,7 @@ def test_hints_are_kept_and_no_symmetry_is_assumed(method):
     assert sorted(format_board(b) for b in result.boards) == wanted and len(wanted) >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "group"), [("set1_04x04", 4), ("set1_03x05", 2), ("set1_03x04", 2)])
 @pytest.mark.parametrize("method", ["colorpairs", "dfs", "chessboard"])
 def test_symmetry_breaking_divides_the_search_by_the_group_exactly(name, group, method):
@@ -85,6 +86,7 @@ def test_a_puzzle_without_perfect_board_is_proved_so(method):
     assert result.complete and result.solutions == 0 and "no solution: complete search" in result.summary()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_a_search_stopped_by_the_limit_never_claims_completeness(method):
     puzzle = read_puzzle(SET1 / "set1_07x07.txt")
