@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from e2opt.exact.solve import SolveOptions, solve  # noqa: E402
+from e2opt.exact.solve import DEFAULT_ORDER, SolveOptions, solve  # noqa: E402
 from e2opt.generate import generate  # noqa: E402
 from e2opt.puzzle import Puzzle, read_puzzle  # noqa: E402
 
@@ -36,8 +36,7 @@ def measure(puzzle: Puzzle, out: Path, method: str, limit: float, find_all: bool
     row = {
         "puzzle": puzzle.name,
         "method": method,
-        "order": kw.get("order")
-        or ("-" if method == "cpsat" else "row"),
+        "order": kw.get("order") or DEFAULT_ORDER.get(method, "-"),
         "value": kw.get("value_order", "min"),
         "backjump": kw.get("backjump", True),
         "search": "all" if find_all else "first",

@@ -26,7 +26,7 @@ from .search import DONE, SOLUTION, KernelSearch
 from .symmetry import orbit, rotation_group
 
 METHODS = ("colorpairs", "dfs", "chessboard", "cpsat")
-DEFAULT_ORDER = {"colorpairs": "row", "dfs": "row", "chessboard": "row"}
+DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "chessboard": "row"}
 SLICE_S = 0.25  # target CPU seconds of one kernel call, between progress and limit checks
 
 
