@@ -342,6 +342,53 @@ class SweepReportCmd(Command):
         return 0
 
 
+class SolveCmd(Command):
+    name = "solve"
+    help = "exact search: one perfect board, all of them, or their count; or proof that none exists"
+
+    def add_arguments(self, parser):
+        from .exact.model import ORDERS, VALUE_ORDERS
+        from .exact.solve import METHODS
+
+        parser.add_argument("puzzle")
+        parser.add_argument("--all", action="store_true", help="enumerate every perfect board")
+        parser.add_argument("--count", action="store_true", help="count the perfect boards (implies --all)")
+        parser.add_argument("--method", default="colorpairs", help=f"{' | '.join(METHODS)} (default colorpairs)")
+        parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
+        parser.add_argument("-o", "--output", metavar="DIR", help="write each board as DIR/<puzzle>_<k>.board")
+        parser.add_argument("--order", help=f"variable order: {' | '.join(ORDERS)} (default per method)")
+        parser.add_argument("--value-order", default="min", help=f"{' | '.join(VALUE_ORDERS)} (default min)")
+        parser.add_argument("--no-symmetry", action="store_true", help="do not break the turn symmetry")
+        parser.add_argument("--no-backjump", action="store_true", help="colorpairs: plain backtracking")
+        parser.add_argument("--seed", type=int, default=0, help="CP-SAT seed; shuffles values with --value-order random")
+        parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+    def run(self, args):
+        from .board import format_board
+        from .exact.output import BoardWriter
+        from .exact.solve import SolveOptions, solve
+        from .puzzle import read_puzzle
+
+        find_all = args.all or args.count
+        opts = SolveOptions(
+            args.method, find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
+            not args.no_backjump, args.seed, keep_boards=bool(args.output) or not find_all or args.all,
+        )
+        opts.check()
+        puzzle = read_puzzle(args.puzzle)
+        writer = BoardWriter(args.output, puzzle.name) if args.output else None
+        result = solve(puzzle, opts, writer, None if args.quiet else sys.stderr)
+        if not writer and (args.all or not find_all):
+            for board in result.boards:
+                print(format_board(board))
+        if args.count:
+            print(result.count_line())
+        print(result.summary())
+        if result.stopped == "interrupted":
+            return 130
+        return 0 if result.complete or result.stopped == "first solution" else 1
+
+
 COMMANDS: list[Command] = [
     RunCmd(),
     ResumeCmd(),
@@ -353,6 +400,7 @@ COMMANDS: list[Command] = [
     BenchCmd(),
     SweepCmd(),
     SweepReportCmd(),
+    SolveCmd(),
 ]
 
 

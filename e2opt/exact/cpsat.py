@@ -1,0 +1,81 @@
+"""Exact cross-check by CP-SAT: the construction's model (construct/cpsat_model.py) with nothing relaxed.
+
+One worker; ``enumerate_all_solutions`` when every solution is wanted. The solve runs in a thread so
+the caller can print progress, stop it on a time limit it measures itself, or on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from ortools.sat.python import cp_model
+
+from ..board import Board
+from ..construct.cpsat_model import build_model
+from ..puzzle import Puzzle
+
+POLL_S = 0.2
+
+
+class _Collect(cp_model.CpSolverSolutionCallback):
+    """Reads each solution's board; stops the search after the first unless all are wanted."""
+
+    def __init__(self, read: Callable, find_all: bool):
+        super().__init__()
+        self.read, self.find_all, self.boards = read, find_all, []
+
+    def on_solution_callback(self) -> None:
+        self.boards.append(self.read(self.value))
+        if not self.find_all:
+            self.stop_search()
+
+
+class CpSatSearch:
+    """A CP-SAT solve of the unrelaxed puzzle; ``wait`` polls it, ``complete`` says if it finished."""
+
+    def __init__(self, puzzle: Puzzle, *, symmetry: bool, find_all: bool, seed: int):
+        pm = build_model(puzzle, [], symmetry=symmetry)
+        self.solver = cp_model.CpSolver()
+        p = self.solver.parameters
+        p.num_workers = 1
+        p.enumerate_all_solutions = find_all
+        p.random_seed = seed
+        p.catch_sigint_signal = False
+        self.collect = _Collect(pm.board, find_all)
+        self.find_all = find_all
+        self.status: int | None = None
+        self.thread = threading.Thread(target=self._run, args=(pm.model,), daemon=True)
+        self.thread.start()
+
+    def _run(self, model: cp_model.CpModel) -> None:
+        self.status = self.solver.solve(model, self.collect)
+
+    def wait(self, seconds: float = POLL_S) -> bool:
+        """Wait up to ``seconds``; True once the solve has returned."""
+        self.thread.join(seconds)
+        return not self.thread.is_alive()
+
+    def stop(self) -> None:
+        """Ask the solver to stop and wait for it."""
+        self.solver.stop_search()
+        self.thread.join()
+
+    @property
+    def boards(self) -> list[Board]:
+        return list(self.collect.boards)
+
+    @property
+    def complete(self) -> bool:
+        """All solutions enumerated (OPTIMAL with enumeration) or none exists (INFEASIBLE)."""
+        if self.status == cp_model.INFEASIBLE:
+            return True
+        return self.find_all and self.status == cp_model.OPTIMAL
+
+    @property
+    def nodes(self) -> int:
+        return int(self.solver.num_branches)
+
+    @property
+    def backtracks(self) -> int:
+        return int(self.solver.num_conflicts)

@@ -1,0 +1,238 @@
+"""``e2opt solve``: one perfect board, all of them, or their count, by an exact method; or proof of none.
+
+Methods: ``colorpairs`` (paper 000: offer/demand filtering, backjumping, MinExpectedGap), ``dfs``
+(the same kernel without filtering: the baseline), ``chessboard`` (paper 001 section 5) and ``cpsat``
+(the cross-check). On hint-free puzzles the turn symmetry is broken (symmetry.py) and every found
+board stands for its whole orbit, so counts include the turned copies and say how many are distinct.
+Limits are CPU seconds of this process (time.process_time): the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from ..board import Board, format_board
+from ..errors import E2optError
+from ..puzzle import Puzzle, format_puzzle
+from ..verify import verify_texts
+from .chessboard import complete
+from .cpsat import CpSatSearch
+from .model import ORDERS, VALUE_ORDERS, build_model
+from .search import DONE, SOLUTION, KernelSearch
+from .symmetry import orbit, rotation_group
+
+METHODS = ("colorpairs", "dfs", "chessboard", "cpsat")
+DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "chessboard": "row"}
+SLICE_S = 0.25  # target CPU seconds of one kernel call, between progress and limit checks
+
+
+@dataclass
+class SolveOptions:
+    """What to look for and how: see ``e2opt solve --help``."""
+
+    method: str = "colorpairs"
+    find_all: bool = False
+    time_limit_s: float | None = None
+    order: str | None = None
+    value_order: str = "min"
+    symmetry: bool = True
+    backjump: bool = True
+    seed: int = 0
+    keep_boards: bool = True
+    progress_every_s: float = 5.0
+
+    def check(self) -> None:
+        """E2optError (one line, exit 2) on a bad combination."""
+        if self.method not in METHODS:
+            raise E2optError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
+        if self.time_limit_s is not None and not self.time_limit_s > 0:
+            raise E2optError(f"--time-limit {self.time_limit_s}: must be a positive number of seconds")
+        if self.method == "cpsat" and (self.order or self.value_order != "min"):
+            raise E2optError("--order and --value-order apply to dfs, colorpairs and chessboard, not cpsat")
+        if self.order is not None and self.order not in ORDERS:
+            raise E2optError(f"--order {self.order}: choose one of {', '.join(ORDERS)}")
+        if self.method == "chessboard" and self.order == "mingap":
+            raise E2optError("--order mingap needs colour-pair demands on every cell: not with chessboard")
+        if self.value_order not in VALUE_ORDERS:
+            raise E2optError(f"--value-order {self.value_order}: choose one of {', '.join(VALUE_ORDERS)}")
+
+
+@dataclass
+class SolveResult:
+    """The outcome: boards found (orbits expanded), their count, and whether the search was complete."""
+
+    puzzle: str
+    method: str
+    group: int  # turned copies per solution (1 with hints)
+    solutions: int = 0
+    boards: list[Board] = field(default_factory=list)
+    complete: bool = False
+    stopped: str | None = None  # "time limit", "interrupted", "first solution"
+    nodes: int = 0
+    backtracks: int = 0
+    cpu_s: float = 0.0
+
+    @property
+    def distinct(self) -> int:
+        """Solutions up to turning the board (exact: every orbit has ``group`` members)."""
+        return self.solutions // self.group
+
+    def count_line(self) -> str:
+        """The ``--count`` line."""
+        turn = f" ({self.distinct} distinct up to rotation)" if self.group > 1 else ""
+        return f"solutions: {self.solutions}{turn}"
+
+    def summary(self) -> str:
+        """The last line: what was found and whether the search proves it."""
+        effort = f"{self.nodes:.3g} nodes, {self.cpu_s:.1f} s"
+        found = f"{self.solutions} solution{'s' if self.solutions != 1 else ''}"
+        if self.complete:
+            if self.solutions == 0:
+                return f"no solution: complete search, {effort} (no perfect board exists)"
+            return f"{found}, complete search, {effort}"
+        if self.stopped == "first solution":
+            return f"{found} found, stopped at the first (--all or --count to enumerate), {effort}"
+        why = "interrupted (Ctrl-C)" if self.stopped == "interrupted" else f"stopped by {self.stopped}"
+        return f"{why} after {effort}: {self.solutions} found so far, search incomplete"
+
+
+OnBoard = Callable[[Board], None]
+
+
+def _checked(puzzle: Puzzle, board: Board) -> Board:
+    """The board, after the independent verifier confirms it is perfect (else a bug: RuntimeError)."""
+    report = verify_texts(format_puzzle(puzzle), format_board(board))
+    if not report.valid or report.score != puzzle.max_score:
+        raise RuntimeError(f"exact search produced a board that is not perfect: {report.text()}")
+    return board
+
+
+class _Run:
+    """Bookkeeping shared by the methods: the clock, limits, progress lines and found boards."""
+
+    def __init__(self, puzzle: Puzzle, opts: SolveOptions, on_board: OnBoard | None, stream: TextIO | None):
+        self.puzzle, self.opts, self.on_board, self.stream = puzzle, opts, on_board, stream
+        self.group = rotation_group(puzzle)
+        self.broken = opts.symmetry and self.group > 1  # one board found stands for group boards
+        self.result = SolveResult(puzzle.name, opts.method, self.group)
+        self.cpu0 = time.process_time()
+        self.next_progress = opts.progress_every_s
+
+    def cpu(self) -> float:
+        return time.process_time() - self.cpu0
+
+    def over_limit(self) -> bool:
+        return self.opts.time_limit_s is not None and self.cpu() >= self.opts.time_limit_s
+
+    def found(self, board: Board) -> None:
+        """Record a solution (with its turned copies when symmetry was broken and all are wanted)."""
+        boards = orbit(board, self.group) if self.broken and self.opts.find_all else [board]
+        for b in boards:
+            if self.opts.keep_boards:
+                _checked(self.puzzle, b)
+                self.result.boards.append(b)
+                if self.on_board:
+                    self.on_board(b)
+        self.result.solutions += len(boards)
+
+    def progress(self, nodes: int | None, depth: str = "") -> None:
+        if self.stream is None or self.cpu() < self.next_progress:
+            return
+        self.next_progress = self.cpu() + self.opts.progress_every_s
+        rate = f", {nodes:.3g} nodes ({nodes / max(self.cpu(), 1e-9):.3g}/s)" if nodes is not None else ""
+        print(
+            f"solve: {self.cpu():.0f} s CPU{rate}, {self.result.solutions} found so far{depth}",
+            file=self.stream,
+            flush=True,
+        )
+
+
+def _kernel(run: _Run) -> None:
+    """dfs, colorpairs, chessboard: the numba search in slices of about SLICE_S CPU seconds."""
+    opts, puzzle = run.opts, run.puzzle
+    chess = opts.method == "chessboard"
+    order = opts.order or DEFAULT_ORDER[opts.method]
+    model = build_model(
+        puzzle,
+        order,
+        symmetry=run.broken,
+        chess=chess,
+        shuffle_seed=opts.seed if opts.value_order == "random" else None,
+    )
+    colour = opts.method == "colorpairs"
+    wants_boards = chess or opts.keep_boards or not opts.find_all
+    ks = KernelSearch(
+        model,
+        filtering=colour or chess,
+        backjump=colour and opts.backjump,
+        order=order,
+        value_order=opts.value_order,
+        stop_at_solution=wants_boards,
+        chess=chess,
+    )
+    budget = 2000
+    try:
+        while True:
+            start = time.process_time()
+            event = ks.step(budget)
+            took = time.process_time() - start
+            budget = int(min(max(budget * SLICE_S / max(took, 1e-3), 1000), budget * 4, 10**9))
+            if event == SOLUTION:
+                boards = complete(puzzle, ks.board(), model.forbid, opts.find_all) if chess else [ks.board()]
+                for board in boards:
+                    run.found(board)
+                if boards and not opts.find_all:
+                    run.result.stopped = "first solution"
+                    break
+            elif event == DONE:
+                run.result.complete = True
+                break
+            if run.over_limit():
+                run.result.stopped = "time limit"
+                break
+            run.progress(ks.nodes, f", depth {int(ks.S[-1][0])}/{ks.levels}")
+    except KeyboardInterrupt:
+        run.result.stopped = "interrupted"
+    if not wants_boards:
+        run.result.solutions = ks.solutions * (run.group if run.broken else 1)
+    run.result.nodes, run.result.backtracks = ks.nodes, ks.backtracks
+
+
+def _cpsat(run: _Run) -> None:
+    """The CP-SAT cross-check, stopped by the run's limit or Ctrl-C."""
+    opts = run.opts
+    cs = CpSatSearch(run.puzzle, symmetry=run.broken, find_all=opts.find_all, seed=opts.seed)
+    try:
+        while not cs.wait():
+            if run.over_limit():
+                run.result.stopped = "time limit"
+                cs.stop()
+                break
+            run.progress(None, f", {len(cs.boards)} boards")
+    except KeyboardInterrupt:
+        run.result.stopped = "interrupted"
+        cs.stop()
+    for board in cs.boards:
+        run.found(board)
+    run.result.complete = run.result.stopped is None and cs.complete
+    if run.result.stopped is None and not cs.complete and run.result.solutions:
+        run.result.stopped = "first solution"
+    run.result.nodes, run.result.backtracks = cs.nodes, cs.backtracks
+
+
+def solve(
+    puzzle: Puzzle,
+    opts: SolveOptions,
+    on_board: OnBoard | None = None,
+    progress: TextIO | None = sys.stderr,
+) -> SolveResult:
+    """Search ``puzzle`` exactly as ``opts`` says; ``on_board`` sees each perfect board as it is found."""
+    opts.check()
+    run = _Run(puzzle, opts, on_board, progress)
+    (_cpsat if opts.method == "cpsat" else _kernel)(run)
+    run.result.cpu_s = run.cpu()
+    return run.result

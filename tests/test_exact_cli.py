@@ -1,0 +1,94 @@
+"""``e2opt solve``: count line, boards written and verified, refusals, one-line errors, Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, SET1, e2opt
+
+from e2opt.cli import main
+from e2opt.verify import verify_files
+
+PUZZLE = SET1 / "set1_03x04.txt"
+
+
+def test_count_prints_solutions_and_a_complete_final_line():
+    out = e2opt("solve", PUZZLE, "--count", "--quiet")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "solutions: 32 (16 distinct up to rotation)"
+    assert lines[-1].startswith("32 solutions, complete search,") and lines[-1].endswith(" s")
+
+
+def test_all_writes_every_board_verified_and_refuses_to_overwrite(tmp_path):
+    out = e2opt("solve", PUZZLE, "--all", "--method", "dfs", "-o", tmp_path / "boards", "--quiet")
+    assert out.returncode == 0, out.stderr
+    written = sorted((tmp_path / "boards").glob("set1_03x04_*.board"))
+    assert len(written) == 32 and (tmp_path / "boards" / "set1_03x04_32.board").exists()
+    assert len({p.read_text() for p in written}) == 32
+    for path in written:
+        report = verify_files(PUZZLE, path)
+        assert report.valid and report.score == report.max_score
+    again = e2opt("solve", PUZZLE, "--all", "-o", tmp_path / "boards")
+    assert again.returncode == 2 and again.stderr.startswith("e2opt: error: ") and "overwrite" in again.stderr
+    assert len(again.stderr.splitlines()) == 1
+
+
+def test_one_board_is_printed_and_perfect(tmp_path):
+    out = e2opt("solve", SET1 / "set1_05x05.txt", "--method", "chessboard", "--quiet")
+    assert out.returncode == 0, out.stderr
+    board = tmp_path / "one.board"
+    board.write_text("\n".join(out.stdout.splitlines()[:6]) + "\n")
+    report = verify_files(SET1 / "set1_05x05.txt", board)
+    assert report.valid and report.score == 40
+    assert "stopped at the first" in out.stdout.splitlines()[-1]
+
+
+def test_time_limit_reports_an_incomplete_search():
+    out = e2opt("solve", SET1 / "set1_08x08.txt", "--count", "--time-limit", "0.5", "--quiet")
+    assert out.returncode == 1
+    assert out.stdout.splitlines()[-1].startswith("stopped by time limit after ")
+    assert "search incomplete" in out.stdout and "complete search" not in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--method", "magic"], "--method magic"),
+        (["--time-limit", "-1"], "--time-limit"),
+        (["--method", "cpsat", "--order", "row"], "not cpsat"),
+        (["--order", "zigzag"], "--order zigzag"),
+        (["--value-order", "best"], "--value-order best"),
+        (["--method", "chessboard", "--order", "mingap"], "chessboard"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(args, words, capsys):
+    assert main(["solve", str(PUZZLE), *args]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.startswith("e2opt: error: ") and words in out.err
+    assert len(out.err.splitlines()) == 1
+
+
+def test_missing_puzzle_is_a_one_line_error(tmp_path, capsys):
+    assert main(["solve", str(tmp_path / "nope.txt")]) == 2
+    assert capsys.readouterr().err.startswith("e2opt: error: ")
+
+
+@pytest.mark.slow
+def test_ctrl_c_prints_what_was_found_and_exits_130():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_07x07.txt", "--count"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr.readline().startswith("solve: ")  # the search is running (first progress line)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C) after ")
+    assert "found so far, search incomplete" in out

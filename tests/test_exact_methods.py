@@ -1,0 +1,110 @@
+"""Exact methods: same solution sets as brute force, exact symmetry factors, honest limits, perfect boards."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SET1
+
+from e2opt.board import format_board
+from e2opt.exact.reference import reference_search
+from e2opt.exact.solve import SolveOptions, solve
+from e2opt.exact.symmetry import orbit, rotation_group
+from e2opt.generate import generate
+from e2opt.puzzle import Hint, Puzzle, format_puzzle, read_puzzle
+from e2opt.verify import verify_texts
+
+METHODS = ["colorpairs", "dfs", "chessboard", "cpsat"]
+TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
+
+
+def run(puzzle: Puzzle, method: str, **kw):
+    kw.setdefault("find_all", True)
+    return solve(puzzle, SolveOptions(method, **kw), progress=None)
+
+
+def assert_perfect(puzzle: Puzzle, boards) -> None:
+    for board in boards:
+        report = verify_texts(format_puzzle(puzzle), format_board(board))
+        assert report.valid and report.score == puzzle.max_score, report.text()
+
+
+@pytest.mark.parametrize("case", TINY)
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("symmetry", [True, False])
+def test_every_method_finds_exactly_the_brute_force_solutions(case, method, symmetry):
+    puzzle, _ = generate(*case)
+    brute = sorted(format_board(b) for b in reference_search(puzzle)[0])
+    result = run(puzzle, method, symmetry=symmetry)
+    assert result.complete and result.stopped is None
+    assert sorted(format_board(b) for b in result.boards) == brute
+    assert result.solutions == len(brute) and result.distinct * rotation_group(puzzle) == len(brute)
+    assert_perfect(puzzle, result.boards)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_hints_are_kept_and_no_symmetry_is_assumed(method):
+    base, planted = generate(4, 4, 3, 4, 11)
+    hint = Hint(int(planted.piece[1, 1]), 1, 1, int(planted.rot[1, 1]))
+    puzzle = Puzzle(4, 4, base.pieces, (hint,), "hinted")
+    brute = {format_board(b) for b in reference_search(base)[0]}
+    wanted = sorted(b for b in brute if b.splitlines()[2].split()[1] == f"{hint.piece}:{hint.rot}")
+    result = run(puzzle, method)
+    assert result.group == 1 and result.complete
+    assert sorted(format_board(b) for b in result.boards) == wanted and len(wanted) >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "group"), [("set1_04x04", 4), ("set1_03x05", 2), ("set1_03x04", 2)])
+@pytest.mark.parametrize("method", ["colorpairs", "dfs", "chessboard"])
+def test_symmetry_breaking_divides_the_search_by_the_group_exactly(name, group, method):
+    puzzle = read_puzzle(SET1 / f"{name}.txt")
+    broken = run(puzzle, method, keep_boards=False)
+    full = run(puzzle, method, keep_boards=False, symmetry=False)
+    assert broken.complete and full.complete and broken.group == group
+    assert broken.solutions == full.solutions and full.solutions % group == 0
+    assert broken.nodes < full.nodes
+
+
+def test_orbits_are_solutions_and_distinct():
+    puzzle = read_puzzle(SET1 / "set1_04x04.txt")
+    first = run(puzzle, "colorpairs", find_all=False)
+    assert first.stopped == "first solution" and not first.complete and len(first.boards) == 1
+    copies = orbit(first.boards[0], 4)
+    assert len({format_board(b) for b in copies}) == 4
+    assert_perfect(puzzle, copies)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_puzzle_without_perfect_board_is_proved_so(method):
+    base, _ = generate(3, 4, 2, 3, 1)
+    pieces = base.pieces.copy()
+    inner = [t for t in range(len(pieces)) if 0 not in pieces[t]]
+    pieces[inner[0], 0] = 3 if pieces[inner[0], 0] != 3 else 4  # one inner colour count turns odd
+    puzzle = Puzzle(3, 4, pieces, (), "broken")
+    assert reference_search(puzzle)[0] == []
+    result = run(puzzle, method)
+    assert result.complete and result.solutions == 0 and "no solution: complete search" in result.summary()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", METHODS)
+def test_a_search_stopped_by_the_limit_never_claims_completeness(method):
+    puzzle = read_puzzle(SET1 / "set1_07x07.txt")
+    result = run(puzzle, method, time_limit_s=0.1, keep_boards=False)
+    assert not result.complete and result.stopped == "time limit"
+    assert "search incomplete" in result.summary() and "complete search" not in result.summary()
+
+
+def test_bad_options_are_user_errors():
+    from e2opt.errors import E2optError
+
+    for opts in [
+        SolveOptions("magic"),
+        SolveOptions(time_limit_s=0),
+        SolveOptions("cpsat", order="row"),
+        SolveOptions("chessboard", order="mingap"),
+        SolveOptions(order="diagonal"),
+        SolveOptions(value_order="best"),
+    ]:
+        with pytest.raises(E2optError):
+            opts.check()
