@@ -25,7 +25,7 @@ from .bks import best_known
 from .board import Board, read_board, rule_violations, score, write_board
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint, save_checkpoint
 from .config import RunConfig, load_config
-from .construct import construct
+from .construct import construct, threads_used
 from .errors import BoardError, E2optError
 from .events import EventLog, read_events
 from .fsutil import atomic_write_text
@@ -240,7 +240,7 @@ def _construction_deadline(cfg: RunConfig) -> float | None:
     if cfg.stop.max_wall_s is not None:
         limits.append(cfg.stop.max_wall_s)
     if cfg.stop.max_cpu_s is not None:
-        workers = cfg.construct.cpsat.num_workers if cfg.construct.method == "cpsat" else 1
+        workers = threads_used(cfg.construct)
         limits.append(cfg.stop.max_cpu_s / workers)
     return min(limits) if limits else None
 

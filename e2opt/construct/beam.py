@@ -20,7 +20,7 @@ from .order import FillOrder
 from .tables import Tables
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gain(code, ocol, colour, sides, count) -> int:
     """Joins a placement makes with the placed neighbours on ``sides[:count]`` (colours in ``colour``)."""
     g = 0
@@ -30,7 +30,7 @@ def _gain(code, ocol, colour, sides, count) -> int:
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_class(front, used, d, geo, tab, ties) -> tuple[int, int]:
     """Fill ``ties`` with the unused placements of depth d that gain the most joins: (count, gain).
 
