@@ -134,6 +134,7 @@ class BacktrackConfig:
     time_limit_s: float = 60.0  # CPU seconds of the construction, counted inside the run's budget
     max_restarts: int | None = None
     finish_width: int = 1024  # beam width that completes the deepest partial board when none is complete
+    finish_cpsat_s: float = 0.0  # CPU s for the CP-SAT region model on the empty cells too (0: beam only)
 
     def __post_init__(self):
         _positive("teeth", self.teeth)
@@ -150,6 +151,7 @@ class BacktrackConfig:
         _positive("time_limit_s", self.time_limit_s)
         _positive("max_restarts", self.max_restarts)
         _positive("finish_width", self.finish_width)
+        _positive("finish_cpsat_s", self.finish_cpsat_s, allow_zero=True)
 
 
 @dataclass(frozen=True)

@@ -295,3 +295,15 @@ def test_beam_and_backtrack_sections_reject_unknown_keys(tmp_path):
     path.write_text(f"instance: {INSTANCES / 'eternity2.txt'}\nconstruct:\n  beam:\n    width: 0\n")
     with pytest.raises(ConfigError, match=r"construct\.beam\.width"):
         load_config(path)
+
+
+def test_finish_by_cpsat_places_the_left_pieces_exactly():
+    from e2opt.construct.finish import finish
+
+    puzzle, solution = generate(5, 5, 3, 4, seed=4)
+    order = make_order(puzzle, "row_scan")
+    codes = codes_of(order, solution)[:-7]
+    tables = build_tables(puzzle, order)
+    board, info = finish(puzzle, order, tables, codes, 1, np.array([3], dtype=np.uint64), cpsat_s=5.0)
+    assert info["score_cpsat_finish"] == puzzle.max_score
+    assert assert_valid(puzzle, board) == max(info["score_cpsat_finish"], info["score_beam_finish"])

@@ -2,7 +2,9 @@
 
 Pairwise non-adjacent empty cells are filled exactly by one assignment (paper 001's move: each left piece
 in each empty cell at its best rotation, maximum total joins). Otherwise the partial board is completed by
-a beam from its depth (the placements so far kept, the remaining cells filled along the fill order).
+a beam from its depth (the placements so far kept, the remaining cells filled along the fill order) and,
+given CPU seconds for it, by the CP-SAT region model placing the left pieces on the empty cells; the
+better of the two is kept.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ..board import Board
+from ..board import Board, score
 from ..puzzle import Puzzle
 from ..search.assignment import FORBIDDEN, best_fit, neighbour_colours
 from .beam import board_from_codes, run_beam
@@ -51,10 +53,41 @@ def fill_by_assignment(puzzle: Puzzle, board: Board, cells: list[tuple[int, int]
     return out
 
 
+def fill_by_cpsat(
+    puzzle: Puzzle, board: Board, cells: list[tuple[int, int]], cpu_s: float, seed: int
+) -> Board | None:
+    """The left pieces placed on the empty ``cells`` by the CP-SAT region model (one worker); None if none found."""
+    from ..region_model import solve_region  # ortools loads only when a finish needs it
+
+    left = np.setdiff1d(np.arange(len(puzzle.pieces)), board.piece[board.piece >= 0])
+    sol = solve_region(
+        puzzle,
+        board,
+        cells,
+        pieces=left,
+        time_limit_s=cpu_s,
+        seed=seed,
+        num_workers=1,
+        deterministic_time=cpu_s / 2,
+    )
+    if sol.joins < 0:
+        return None
+    out = board.copy()
+    for (r, c), p, k in zip(cells, sol.piece, sol.rot, strict=True):
+        out.piece[r, c], out.rot[r, c] = p, k
+    return out
+
+
 def finish(
-    puzzle: Puzzle, order: FillOrder, tables: Tables, codes: np.ndarray, width: int, rng_state: np.ndarray
+    puzzle: Puzzle,
+    order: FillOrder,
+    tables: Tables,
+    codes: np.ndarray,
+    width: int,
+    rng_state: np.ndarray,
+    cpsat_s: float = 0.0,
 ) -> tuple[Board, dict]:
-    """The partial board of ``codes`` (placements of the first depths) completed; info with both scores."""
+    """The partial board of ``codes`` (placements of the first depths) completed; info with the scores."""
     partial = board_from_codes(puzzle, order, codes)
     cells = [divmod(int(cell), puzzle.cols) for cell in order.cells[len(codes) :]]
     info = {"empty_cells": len(cells), "score_before_finish": placed_joins(puzzle, partial)}
@@ -64,4 +97,11 @@ def finish(
     else:
         board, _ = run_beam(puzzle, order, tables, width, 8, rng_state, codes)
         info["finish"] = f"beam width {width}"
+        if cpsat_s > 0:
+            info["score_beam_finish"] = score(puzzle, board)
+            exact = fill_by_cpsat(puzzle, partial, cells, cpsat_s, int(rng_state[0] % 2**31))
+            if exact is not None:
+                info["score_cpsat_finish"] = score(puzzle, exact)
+                if info["score_cpsat_finish"] > info["score_beam_finish"]:
+                    board, info["finish"] = exact, "cpsat region model"
     return board, info

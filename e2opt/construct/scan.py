@@ -111,6 +111,6 @@ def build_backtrack(
     if out.complete:
         return board_from_codes(puzzle, order, out.codes), info
     rng_state = np.array([rng.integers(2**63)], dtype=np.uint64)
-    board, more = finish(puzzle, order, tables, out.codes, cfg.finish_width, rng_state)
+    board, more = finish(puzzle, order, tables, out.codes, cfg.finish_width, rng_state, cfg.finish_cpsat_s)
     info.update(more)
     return board, info

@@ -1,0 +1,256 @@
+"""Re-place the pieces of a region of the board optimally with CP-SAT (repair, border, construction).
+
+Model: one Boolean x[t] per placement t = (cell i, piece j, rotation r) whose grey sides are exactly
+the cell's rim sides (so kinds and the rim rule cost nothing in the solver); exactly one placement
+per cell and per piece. A join with a fixed neighbour outside the region is a constant weight on the
+placements that show the neighbour's colour; a join inside the region gets one match literal per
+colour both of its sides can show, m <= sum of the placements showing that colour on each side.
+The objective is the number of matched joins; linearization level 2 puts the match clauses into
+CP-SAT's LP, without which its bound stays far above the optimum and nothing is proved in time. In a repair the current placement is the solution hint
+and the objective is bounded below by its joins (warm start: the result is never worse).
+Placements are built with numpy from per-puzzle tables; the only Python loops are over the region.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from .board import Board
+from .puzzle import GREY, Puzzle
+
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # neighbour offsets of sides t, r, b, l
+_STATUS = {
+    cp_model.OPTIMAL: "optimal",
+    cp_model.FEASIBLE: "feasible",
+    cp_model.INFEASIBLE: "infeasible",
+    cp_model.MODEL_INVALID: "infeasible",
+}
+
+
+@dataclass
+class RegionSolution:
+    """The placement CP-SAT found for the region's cells, in the order of ``cells``."""
+
+    piece: np.ndarray  # (len(cells),) piece id for each region cell
+    rot: np.ndarray  # (len(cells),) clockwise quarter turns for each region cell
+    joins: int  # matched joins the model counts: inside the region + against placed cells around it
+    status: str  # "optimal" | "feasible" | "infeasible" | "unknown" (no solution in time)
+    seconds: float
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Per-puzzle arrays: grey masks of every piece and rotation, hinted cells and pieces."""
+
+    oriented: np.ndarray  # (P, 4, 4)
+    greymask: np.ndarray  # (P, 4): bit s set when side s is grey at that rotation
+    hint_cells: frozenset[tuple[int, int]]
+    hint_pieces: frozenset[int]
+
+
+_CACHE: weakref.WeakKeyDictionary[Puzzle, _Tables] = weakref.WeakKeyDictionary()
+
+
+def _tables(puzzle: Puzzle) -> _Tables:
+    """The puzzle's tables, built once per puzzle object."""
+    tables = _CACHE.get(puzzle)
+    if tables is None:
+        oriented = np.ascontiguousarray(puzzle.oriented, dtype=np.int64)
+        weights = (1 << np.arange(4)).astype(np.int64)
+        greymask = ((oriented == GREY).astype(np.int64) * weights).sum(axis=2)
+        tables = _Tables(
+            oriented,
+            greymask,
+            frozenset((h.row, h.col) for h in puzzle.hints),
+            frozenset(h.piece for h in puzzle.hints),
+        )
+        _CACHE[puzzle] = tables
+    return tables
+
+
+def region_cells(puzzle: Puzzle, cells: np.ndarray | Sequence[tuple[int, int]]) -> np.ndarray:
+    """The cells as an (k, 2) int array of (row, col); flat indices (1-D) are accepted too.
+
+    ValueError when a cell is off the board, listed twice, or a hint cell.
+    """
+    arr = np.asarray(cells, dtype=np.int64)
+    if arr.ndim == 1 and arr.size:
+        arr = np.stack([arr // puzzle.cols, arr % puzzle.cols], axis=1)
+    arr = arr.reshape(-1, 2)
+    if arr.size and (arr.min() < 0 or np.any(arr[:, 0] >= puzzle.rows) or np.any(arr[:, 1] >= puzzle.cols)):
+        raise ValueError("region: a cell is off the board")
+    flat = arr[:, 0] * puzzle.cols + arr[:, 1]
+    if len(np.unique(flat)) != len(flat):
+        raise ValueError("region: a cell is listed twice")
+    hinted = _tables(puzzle).hint_cells
+    for r, c in arr.tolist():
+        if (r, c) in hinted:
+            raise ValueError(f"region: ({r},{c}) is a hint cell; hints are never in a region")
+    return arr
+
+
+def _rim_masks(puzzle: Puzzle, cells: np.ndarray) -> np.ndarray:
+    """Rim sides (t r b l bits) of each cell."""
+    r, c = cells[:, 0], cells[:, 1]
+    return (
+        (r == 0).astype(np.int64)
+        | ((c == puzzle.cols - 1).astype(np.int64) << 1)
+        | ((r == puzzle.rows - 1).astype(np.int64) << 2)
+        | ((c == 0).astype(np.int64) << 3)
+    )
+
+
+def _fixed_need(puzzle: Puzzle, board: Board, cells: np.ndarray, tables: _Tables) -> tuple[np.ndarray, list]:
+    """need[i, s]: colour a placed neighbour outside the region shows cell i on side s (-1: none);
+    and the internal joins as (i, s, i2) with cell i2 on side s of cell i (s = right or bottom)."""
+    k = len(cells)
+    index = {(int(r), int(c)): i for i, (r, c) in enumerate(cells)}
+    need = np.full((k, 4), -1, dtype=np.int64)
+    internal = []
+    for i, (r, c) in enumerate(cells.tolist()):
+        for s, (dr, dc) in enumerate(STEPS):
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < puzzle.rows and 0 <= cc < puzzle.cols):
+                continue
+            other = index.get((rr, cc))
+            if other is not None:
+                if s in (1, 2):
+                    internal.append((i, s, other))
+                continue
+            p = int(board.piece[rr, cc])
+            if p >= 0:
+                need[i, s] = tables.oriented[p, int(board.rot[rr, cc]) % 4, (s + 2) % 4]
+    return need, internal
+
+
+def solve_region(
+    puzzle: Puzzle,
+    board: Board,
+    cells: np.ndarray | Sequence[tuple[int, int]],
+    *,
+    pieces: np.ndarray | None = None,
+    time_limit_s: float = 1.0,
+    seed: int = 0,
+    num_workers: int = 1,
+    hint: bool = True,
+    deterministic_time: float | None = None,
+) -> RegionSolution:
+    """Place ``pieces`` (default: the pieces now on ``cells``) on ``cells`` maximising matched joins.
+
+    Joins count inside the region and against placed (piece >= 0) cells around it. In a repair
+    (``pieces=None``) piece/rot always hold a valid placement: the incumbent when CP-SAT finds nothing
+    better or nothing in time (status "unknown"). With ``pieces`` given and no solution, piece/rot are -1
+    and joins is -1. ``deterministic_time`` adds CP-SAT's deterministic limit: with one worker and that
+    limit reached before ``time_limit_s``, the result depends on the seed only. ValueError on a hint cell, a hinted piece, a duplicate, or a count mismatch.
+    """
+    start = time.perf_counter()
+    tables = _tables(puzzle)
+    cells = region_cells(puzzle, cells)
+    k = len(cells)
+    repair = pieces is None
+    if repair:
+        pieces = board.piece[cells[:, 0], cells[:, 1]].astype(np.int64)
+        if np.any(pieces < 0):
+            raise ValueError("region: an empty cell has no piece to repair; pass pieces=")
+        current_rot = board.rot[cells[:, 0], cells[:, 1]].astype(np.int64) % 4
+    else:
+        pieces = np.asarray(pieces, dtype=np.int64).reshape(-1)
+        if len(pieces) != k:
+            raise ValueError(f"region: {len(pieces)} pieces for {k} cells")
+        if len(np.unique(pieces)) != k:
+            raise ValueError("region: a piece is listed twice")
+        if k and (pieces.min() < 0 or pieces.max() >= len(puzzle.pieces)):
+            raise ValueError("region: a piece id does not exist")
+        if tables.hint_pieces.intersection(pieces.tolist()):
+            raise ValueError("region: a hinted piece cannot be placed in a region")
+    if k == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return RegionSolution(empty, empty.copy(), 0, "optimal", time.perf_counter() - start)
+
+    need, internal = _fixed_need(puzzle, board, cells, tables)
+    # placements t = (cell ci[t], piece slot pj[t], rotation pr[t]) that fit the rim exactly
+    fits = tables.greymask[pieces][None, :, :] == _rim_masks(puzzle, cells)[:, None, None]  # (k, k, 4)
+    ci, pj, pr = np.nonzero(fits)
+    colours = tables.oriented[pieces[pj], pr]  # (T, 4)
+    ext = (colours == need[ci]).sum(axis=1)  # matched joins against fixed neighbours
+
+    model = cp_model.CpModel()
+    x = [model.new_bool_var("") for _ in range(len(ci))]
+    by_cell = np.split(np.arange(len(ci)), np.searchsorted(ci, np.arange(1, k)))
+    order = np.argsort(pj, kind="stable")
+    by_piece = np.split(order, np.searchsorted(pj[order], np.arange(1, k)))
+    for group in (*by_cell, *by_piece):
+        if len(group) == 0:
+            return _no_solution(cells, board, -1, "infeasible", start)
+        model.add_exactly_one([x[t] for t in group.tolist()])
+    weighted = np.flatnonzero(ext).tolist()
+    matches = []
+    for i, s, i2 in internal:
+        a, b = by_cell[i], by_cell[i2]
+        ca, cb = colours[a, s], colours[b, (s + 2) % 4]
+        for col in np.intersect1d(ca, cb).tolist():
+            m = model.new_bool_var("")
+            model.add(cp_model.LinearExpr.sum([x[t] for t in a[ca == col].tolist()]) >= m)
+            model.add(cp_model.LinearExpr.sum([x[t] for t in b[cb == col].tolist()]) >= m)
+            matches.append((m, i, s, i2, col))
+    objective = cp_model.LinearExpr.weighted_sum(
+        [x[t] for t in weighted] + [m for m, *_ in matches],
+        [int(ext[t]) for t in weighted] + [1] * len(matches),
+    )
+    model.maximize(objective)
+
+    incumbent = -1
+    if repair:
+        chosen = (pj == ci) & (pr == current_rot[ci])  # slot j holds the piece of cell j
+        if not np.all(np.bincount(ci[chosen], minlength=k) == 1):
+            raise ValueError("region: the current placement breaks the rim or kind rules")
+        shows = tables.oriented[pieces, current_rot]  # (k, 4): colours of the incumbent
+        incumbent = int(ext[chosen].sum()) + sum(
+            int(shows[i, s] == shows[i2, (s + 2) % 4]) for i, s, i2 in internal
+        )
+        if hint:
+            for t in range(len(ci)):
+                model.add_hint(x[t], bool(chosen[t]))
+            for m, i, s, i2, col in matches:
+                model.add_hint(m, bool(shows[i, s] == col and shows[i2, (s + 2) % 4] == col))
+            model.add(objective >= incumbent)
+
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(time_limit_s)
+    solver.parameters.num_workers = int(num_workers)
+    solver.parameters.linearization_level = 2  # the match clauses in the LP: 4x4 proofs ~10x faster
+    solver.parameters.random_seed = int(seed) % (2**31)
+    if deterministic_time is not None:
+        solver.parameters.max_deterministic_time = float(deterministic_time)
+    status = solver.Solve(model)
+    name = _STATUS.get(status, "unknown")
+    if name not in ("optimal", "feasible"):
+        return _no_solution(cells, board, incumbent, name, start)
+    values = np.fromiter((solver.BooleanValue(v) for v in x), dtype=bool, count=len(x))
+    sel = np.flatnonzero(values)
+    piece = np.empty(k, dtype=np.int64)
+    rot = np.empty(k, dtype=np.int64)
+    piece[ci[sel]] = pieces[pj[sel]]
+    rot[ci[sel]] = pr[sel]
+    # joins of the placement itself: a feasible (not optimal) solution may leave a match literal at 0
+    shows = tables.oriented[piece, rot]
+    joins = int(ext[sel].sum()) + sum(int(shows[i, s] == shows[i2, (s + 2) % 4]) for i, s, i2 in internal)
+    return RegionSolution(piece, rot, joins, name, time.perf_counter() - start)
+
+
+def _no_solution(
+    cells: np.ndarray, board: Board, incumbent: int, status: str, start: float
+) -> RegionSolution:
+    """The incumbent (a repair: ``incumbent`` >= 0 joins) or -1 arrays when CP-SAT found nothing."""
+    if incumbent >= 0:
+        piece = board.piece[cells[:, 0], cells[:, 1]].astype(np.int64)
+        rot = board.rot[cells[:, 0], cells[:, 1]].astype(np.int64) % 4
+        return RegionSolution(piece, rot, incumbent, status, time.perf_counter() - start)
+    minus = np.full(len(cells), -1, dtype=np.int64)
+    return RegionSolution(minus, minus.copy(), -1, status, time.perf_counter() - start)
