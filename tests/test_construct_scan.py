@@ -307,3 +307,19 @@ def test_finish_by_cpsat_places_the_left_pieces_exactly():
     board, info = finish(puzzle, order, tables, codes, 1, np.array([3], dtype=np.uint64), cpsat_s=5.0)
     assert info["score_cpsat_finish"] == puzzle.max_score
     assert assert_valid(puzzle, board) == max(info["score_cpsat_finish"], info["score_beam_finish"])
+
+
+@pytest.mark.parametrize("method", ["beam", "backtrack"])
+def test_bench_construct_prints_a_table_per_budget_and_seed(tmp_path, capsys, method):
+    from e2opt.cli import main
+
+    path = tmp_path / "c.yaml"
+    path.write_text(f"instance: {INSTANCES / 'clue1_6x6.txt'}\nconstruct:\n  method: {method}\n")
+    assert main(["bench", "construct", "--config", str(path), "--cpu-s", "0.2", "--seeds", "1", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"construction ({method}) on clue1_6x6, alone, per CPU budget"
+    rows = [line.split() for line in out[2:]]
+    assert [row[:2] for row in rows] == [["0.2", "1"], ["0.2", "2"], ["0.2", "median"]]
+    assert all(0 < int(row[2]) <= 60 for row in rows[:2])
+    assert main(["bench", "construct", "--config", str(path), "--cpu-s", "0", "--seeds", "1"]) == 2
+    assert "--cpu-s 0" in capsys.readouterr().err
