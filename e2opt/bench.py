@@ -13,6 +13,7 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from time import process_time
 
 import numpy as np
 
@@ -248,17 +249,15 @@ class ConstructRow:
 
 def construct_once(puzzle: Puzzle, cfg, seed: int, cpu_s: float) -> ConstructRow:
     """The config's construction alone for ``cpu_s`` CPU seconds (its own time limit set to the budget)."""
-    import time
-
     from .construct import construct
 
     construct_rng, _ = _streams(seed)
     section = getattr(cfg, cfg.method, None)
     if section is not None and hasattr(section, "time_limit_s"):
         cfg = replace(cfg, **{cfg.method: replace(section, time_limit_s=cpu_s)})
-    start = time.process_time()
+    start = process_time()
     _, info = construct(puzzle, cfg, construct_rng, deadline_s=cpu_s)
-    used = time.process_time() - start
+    used = process_time() - start
     rate = info.get("nodes_per_s", info.get("expansions_per_s", 0))
     keys = ("restarts", "best_depth", "breaks", "complete", "beams", "width", "finish", "score_before_finish")
     detail = " ".join(f"{k}={info[k]}" for k in keys if k in info)

@@ -10,6 +10,8 @@ at the cut is sampled at random, and the best ``width`` survive.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -191,7 +193,7 @@ def run_beam(
     fanout: int,
     rng_state: np.ndarray,
     prefix: np.ndarray | None = None,
-    stop=None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[Board, int]:
     """A complete board from a beam of ``width`` members: (board, expansions made).
 
@@ -208,7 +210,8 @@ def run_beam(
     nfront, nused, nscore = np.empty_like(front), np.empty_like(used), np.empty_like(score)
     hist_code = np.zeros((m_depth, width), dtype=front.dtype)
     hist_parent = np.zeros((m_depth, width), dtype=np.int32)
-    placed = [h.piece * 4 + h.rot for h in sorted(puzzle.hints, key=lambda h: (h.row, h.col))]
+    hint_at = {h.row * puzzle.cols + h.col: h for h in puzzle.hints}
+    placed = [hint_at[int(cell)].piece * 4 + hint_at[int(cell)].rot for cell in order.hint_cells]
     front[0, : len(placed)] = placed
     for d, code in enumerate(prefix):
         if order.fpos[d] >= 0:

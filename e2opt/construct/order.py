@@ -88,7 +88,7 @@ class FillOrder:
     sides checked one by one; ``slot[d]`` the candidate-table slot of (rim, keys); ``slots`` its rows
     (rim, key0, key1); ``fpos[d]`` the frontier slot that keeps cell d's placement while a later cell
     still faces it, ``fnbr[d, s]`` the frontier slot of neighbour s (-1 when not placed); ``frontier``
-    the number of frontier slots (hint cells hold the first ones for good).
+    the number of frontier slots; ``hint_cells`` the hint cells, which hold the first slots for good.
     """
 
     name: str
