@@ -23,13 +23,27 @@ from .tables import Tables
 
 
 @njit(cache=True, inline="always")
-def _gain(code, ocol, colour, sides, count) -> int:
-    """Joins a placement makes with the placed neighbours on ``sides[:count]`` (colours in ``colour``)."""
-    g = 0
-    for i in range(count):
-        if ocol[code, sides[i]] == colour[i]:
-            g += 1
-    return g
+def _scan(cand, lo, hi, used, base, ocol, colour, sides, first, last, ties, best, n) -> tuple[int, int]:
+    """Ties of the unused placements cand[lo:hi] into ``ties``: gain = base + matches on sides[first:last].
+
+    Continues a scan whose best gain so far is ``best`` with ``n`` ties; returns the new (best, n).
+    """
+    for i in range(lo, hi):
+        code = cand[i]
+        p = code >> 2
+        if (used[p >> 6] >> np.uint64(p & 63)) & np.uint64(1):
+            continue
+        g = base
+        for j in range(first, last):
+            if ocol[code, sides[j]] == colour[j]:
+                g += 1
+        if g > best:
+            best = g
+            n = 0
+        if g == best:
+            ties[n] = code
+            n += 1
+    return best, n
 
 
 @njit(cache=True, inline="always")
@@ -60,40 +74,14 @@ def best_class(front, used, d, geo, tab, ties) -> tuple[int, int]:
     c0 = colour[0] if nk > 0 else 0
     c1 = colour[1] if nk > 1 else 0
     b = (slot[d] * colours + c0) * colours + c1
-    best = -1
-    n = 0
-    for level in range(2):
-        if best > nk - level + ne:
-            break
-        start = ex_start if level == 0 else off_start
-        cand = ex if level == 0 else off
-        for i in range(start[b], start[b + 1]):
-            code = cand[i]
-            p = code >> 2
-            if (used[p >> 6] >> np.uint64(p & 63)) & np.uint64(1):
-                continue
-            g = nk - level + _gain(code, ocol, colour[nk:], sides[nk:], ne)
-            if g > best:
-                best = g
-                n = 0
-            if g == best:
-                ties[n] = code
-                n += 1
-    if best <= ne and nk > 0:
-        best = -1
-        n = 0
-        for i in range(ev_start[slot[d]], ev_start[slot[d] + 1]):
-            code = ev[i]
-            p = code >> 2
-            if (used[p >> 6] >> np.uint64(p & 63)) & np.uint64(1):
-                continue
-            g = _gain(code, ocol, colour, sides, nk + ne)
-            if g > best:
-                best = g
-                n = 0
-            if g == best:
-                ties[n] = code
-                n += 1
+    best, n = _scan(ex, ex_start[b], ex_start[b + 1], used, nk, ocol, colour, sides, nk, nk + ne, ties, -1, 0)
+    if best <= nk - 1 + ne:  # a one-off placement can still tie
+        best, n = _scan(
+            off, off_start[b], off_start[b + 1], used, nk - 1, ocol, colour, sides, nk, nk + ne, ties, best, n
+        )
+    if best <= ne and nk > 0:  # nothing beats a placement missing both keys: scan them all afresh
+        lo, hi = ev_start[slot[d]], ev_start[slot[d] + 1]
+        best, n = _scan(ev, lo, hi, used, 0, ocol, colour, sides, 0, nk + ne, ties, -1, 0)
     return n, best
 
 
@@ -119,27 +107,16 @@ def expand_layer(
 
 
 @njit(cache=True)
-def select_layer(
-    d,
-    k,
-    width,
-    ch_parent,
-    ch_code,
-    ch_score,
-    counts,
-    pick,
-    front,
-    used,
-    score,
-    nfront,
-    nused,
-    nscore,
-    fpos,
-    hist_code,
-    hist_parent,
-    rng,
-) -> int:
-    """Keep the best ``width`` children (random among the ties at the cut) as the next layer; its size."""
+def select_layer(d, k, width, kids, counts, cur, nxt, fpos, hist, rng) -> int:
+    """Keep the best ``width`` children (random among the ties at the cut) as the next layer; its size.
+
+    ``kids`` = (parent, code, score, scratch) of the children, ``cur``/``nxt`` = (frontier, used, score) of
+    this layer and the next, ``hist`` = (placement, parent) per layer.
+    """
+    ch_parent, ch_code, ch_score, pick = kids
+    front, used, _ = cur
+    nfront, nused, nscore = nxt
+    hist_code, hist_parent = hist
     counts[:] = 0
     for j in range(k):
         counts[ch_score[j]] += 1
@@ -245,20 +222,12 @@ def run_beam(
             d,
             k,
             width,
-            ch_parent,
-            ch_code,
-            ch_score,
+            (ch_parent, ch_code, ch_score, pick),
             counts,
-            pick,
-            front,
-            used,
-            score,
-            nfront,
-            nused,
-            nscore,
+            (front, used, score),
+            (nfront, nused, nscore),
             order.fpos,
-            hist_code,
-            hist_parent,
+            (hist_code, hist_parent),
             rng_state,
         )
         front, nfront = nfront, front
