@@ -193,9 +193,9 @@ def test_zero_breaks_solve_clue_one_and_set_one_up_to_six_by_six():
 
 def test_breaks_never_pass_the_schedule_at_any_depth():
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
-    cfg = BacktrackConfig(breaks=((0.3, 2), (0.5, 6), (0.8, 30)), node_budget=100_000, time_limit_s=1.0)
+    cfg = BacktrackConfig(breaks=((0.3, 2), (0.5, 6), (0.8, 30)), node_budget=100_000, time_limit_s=0.3)
     order = make_order(puzzle, cfg.order)
-    out = run_backtrack(puzzle, order, build_tables(puzzle, order), cfg, np.random.default_rng(4), 1.0)
+    out = run_backtrack(puzzle, order, build_tables(puzzle, order), cfg, np.random.default_rng(4), 0.3)
     allow = allowance(cfg.breaks, order.depth)
     assert out.best_depth > 100
     for d in range(1, len(out.codes) + 1):

@@ -86,12 +86,13 @@ def dfs(stack, counters, board, used, touch, best, geo, tab, rules, budget, chun
         if used[code >> 2]:
             continue
         mism = level
-        for j in range(2):
-            s = extras[d, j]
-            if s >= 0 and ocol[code, s] != facing(board, ocol, nbr, d, s):
-                mism += 1
-        if mism > 1:
-            continue
+        if extras[d, 0] >= 0:  # sides beyond the two keys (next to a hint, a tooth's foot): one by one
+            for j in range(2):
+                s = extras[d, j]
+                if s >= 0 and ocol[code, s] != facing(board, ocol, nbr, d, s):
+                    mism += 1
+            if mism > 1:
+                continue
         if mism == 1:
             if prev + 1 > allow[d] or not frame_ok[d]:
                 continue
