@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -323,3 +324,28 @@ def test_bench_construct_prints_a_table_per_budget_and_seed(tmp_path, capsys, me
     assert all(0 < int(row[2]) <= 60 for row in rows[:2])
     assert main(["bench", "construct", "--config", str(path), "--cpu-s", "0", "--seeds", "1"]) == 2
     assert "--cpu-s 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("method", ["beam", "backtrack"])
+def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
+    import json
+
+    import yaml
+
+    from e2opt.config import load_config
+    from e2opt.run import run_config
+
+    data = {
+        "instance": str(SET1 / "set1_07x07.txt"),
+        "seed": 3,
+        "construct": {"method": method, method: {"time_limit_s": 0.3}},
+        "search": {"holes": 6},
+        "stop": {"max_iterations": 50},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
+    }
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump(data))
+    result = run_config(load_config(path))
+    info = json.loads((Path(result.run_dir) / "result.json").read_text())["construction"]
+    assert info["method"] == method and info["score"] <= result.best_score
+    assert ("nodes_per_s" if method == "backtrack" else "expansions_per_s") in info
