@@ -292,6 +292,11 @@ def _construction_line(info: dict, max_score: int) -> str:
     if info.get("fallback"):
         statuses = ", ".join(str(status) for status in info.get("status", []))
         line += f"; CP-SAT found no solution in time ({statuses}), fell back to {info['fallback']}"
+    if info.get("finish"):
+        line += (
+            f"; no complete board in time: the deepest partial board ({info['best_depth']}/{info['depth']} cells"
+            f" placed, {info['score_before_finish']} joins) was finished by {info['finish']}"
+        )
     return line
 
 
