@@ -13,7 +13,7 @@ from construct_reference import best_gain_codes, brute_force_best, reference_dfs
 from e2opt.board import format_board
 from e2opt.config import BacktrackConfig, BeamConfig
 from e2opt.construct import backtrack_kernel as kernel
-from e2opt.construct.backtrack import allowance, breaks_of, rules_for, run_backtrack
+from e2opt.construct.backtrack import allowance, breaks_of, quota_minimum, rules_for, run_backtrack
 from e2opt.construct.beam import board_from_codes, run_beam
 from e2opt.construct.order import ORDERS, make_order
 from e2opt.construct.scan import build_backtrack, build_beam
@@ -253,6 +253,8 @@ def test_schedule_fractions_and_absolute_depths():
     assert list(allowance(((2, 1), (4, 3)), 6)) == [0, 0, 1, 1, 3, 3]
     assert list(allowance(((0.5, 2),), 4)) == [0, 0, 2, 2]
     assert replace(BacktrackConfig(), breaks=()).breaks == ()
+    ramp = quota_minimum(BacktrackConfig(quota=((6, 2),)), 10)
+    assert list(ramp) == [0, 0, 0, 1, 1, 1, 2, 0, 0, 0]  # linear up to depth 6, no quota after it
 
 
 @pytest.mark.parametrize(
