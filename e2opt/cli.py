@@ -175,7 +175,7 @@ class InfoCmd(Command):
 
 class BenchCmd(Command):
     name = "bench"
-    help = "benchmarks: search throughput (moves per CPU second) and quality per CPU budget"
+    help = "benchmarks: search throughput and quality, construction score and rate, per CPU budget"
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="bench", required=True, metavar="KIND")
