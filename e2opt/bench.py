@@ -13,6 +13,7 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from time import process_time
 
 import numpy as np
 
@@ -232,3 +233,65 @@ def run_quality(
     cfg = load_config(config, overrides)
     puzzles = [read_puzzle(path) for path in (instances or [cfg.instance])]
     return format_quality(quality(puzzles, cfg.search, cpu_s, seeds, marks, workers))
+
+
+@dataclass(frozen=True)
+class ConstructRow:
+    """One construction of the benchmark: seed, CPU budget, score, CPU used, rate (nodes or expansions/s)."""
+
+    seed: int
+    cpu_s: float
+    score: int
+    used_s: float
+    rate: float
+    detail: str
+
+
+def construct_once(puzzle: Puzzle, cfg, seed: int, cpu_s: float) -> ConstructRow:
+    """The config's construction alone for ``cpu_s`` CPU seconds (its own time limit set to the budget)."""
+    from .construct import construct
+
+    construct_rng, _ = _streams(seed)
+    section = getattr(cfg, cfg.method, None)
+    if section is not None and hasattr(section, "time_limit_s"):
+        cfg = replace(cfg, **{cfg.method: replace(section, time_limit_s=cpu_s)})
+    start = process_time()
+    _, info = construct(puzzle, cfg, construct_rng, deadline_s=cpu_s)
+    used = process_time() - start
+    rate = info.get("nodes_per_s", info.get("expansions_per_s", 0))
+    keys = ("restarts", "best_depth", "breaks", "complete", "beams", "width", "finish", "score_before_finish")
+    detail = " ".join(f"{k}={info[k]}" for k in keys if k in info)
+    return ConstructRow(seed, cpu_s, info["score"], used, rate, detail)
+
+
+def format_construct(rows: list[ConstructRow], name: str, method: str) -> str:
+    """The construction table: per CPU budget and seed the score, CPU used and rate; medians per budget."""
+    lines = [f"construction ({method}) on {name}, alone, per CPU budget"]
+    lines.append(f"{'cpu s':>7} {'seed':>5} {'score':>6} {'used s':>7} {'rate/s':>12}  details")
+    for row in rows:
+        lines.append(
+            f"{row.cpu_s:>7g} {row.seed:>5} {row.score:>6} {row.used_s:>7.1f} {row.rate:>12,.0f}  {row.detail}"
+        )
+    for budget in sorted({row.cpu_s for row in rows}):
+        mine = [row for row in rows if row.cpu_s == budget]
+        lines.append(
+            f"{budget:>7g} {'median':>5} {statistics.median(r.score for r in mine):>6g} "
+            f"{statistics.median(r.used_s for r in mine):>7.1f} {statistics.median(r.rate for r in mine):>12,.0f}"
+        )
+    return "\n".join(lines)
+
+
+def run_construct(config: str, cpu_s: list[float], seeds: list[int], overrides: list[str] = ()) -> str:
+    """`e2opt bench construct`: the config's construction alone, per CPU budget and seed, as a table."""
+    from .config import load_config
+
+    for budget in cpu_s:
+        _check_cpu_s(budget)
+    _require(bool(seeds), "--seeds: give at least one seed")
+    for seed in seeds:
+        _require(seed >= 0, f"--seeds {seed}: a seed is a non-negative integer")
+    cfg = load_config(config, overrides)
+    puzzle = read_puzzle(cfg.instance)
+    warm_up()
+    rows = [construct_once(puzzle, cfg.construct, seed, budget) for budget in cpu_s for seed in seeds]
+    return format_construct(rows, puzzle.name, cfg.construct.method)

@@ -225,7 +225,7 @@ class InfoCmd(Command):
 
 class BenchCmd(Command):
     name = "bench"
-    help = "benchmarks: search throughput (moves per CPU second) and quality per CPU budget"
+    help = "benchmarks: search throughput and quality, construction score and rate, per CPU budget"
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="bench", required=True, metavar="KIND")
@@ -253,11 +253,22 @@ class BenchCmd(Command):
         quality.add_argument(
             "--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key"
         )
+        build = sub.add_parser(
+            "construct", help="the config's construction alone: score and rate per CPU budget"
+        )
+        build.add_argument("--config", required=True, help="YAML config whose construct section is used")
+        build.add_argument("--cpu-s", type=float, nargs="+", required=True, help="CPU budgets (seconds)")
+        build.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+        build.add_argument(
+            "--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key"
+        )
 
     def run(self, args):
-        from .bench import run_quality, run_throughput
+        from .bench import run_construct, run_quality, run_throughput
 
-        if args.bench == "throughput":
+        if args.bench == "construct":
+            print(run_construct(args.config, args.cpu_s, args.seeds, args.set))
+        elif args.bench == "throughput":
             print(run_throughput(args.instance, args.holes, args.repeats, args.cpu_s))
         else:
             print(

@@ -294,6 +294,11 @@ def _construction_line(info: dict, max_score: int) -> str:
                 f"{len(skipped)} CP-SAT round(s) skipped: {skipped[0].get('reason', 'no time left')}"
             )
         line += f"; {'; '.join(notes)}; fell back to {info['fallback']}"
+    if info.get("finish"):
+        line += (
+            f"; no complete board in time: the deepest partial board ({info['best_depth']}/{info['depth']} cells"
+            f" placed, {info['score_before_finish']} joins) was finished by {info['finish']}"
+        )
     return line
 
 

@@ -1,9 +1,13 @@
-"""Initial boards: random (kind-respecting), the relaxed CP-SAT model, or a given .board file."""
+"""Initial boards: random, the relaxed CP-SAT model, a given .board file, a beam or a backtracking scan.
+
+``METHODS`` is the one registry of construction methods (name -> build, puzzle check, threads).
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,9 +28,87 @@ def board_from_file(puzzle: Puzzle, path: str) -> Board:
     return board
 
 
+def _check_board(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    try:
+        board_from_file(puzzle, cfg.board)
+    except BoardError as exc:
+        return [("construct.board", str(exc))]
+    return []
+
+
+def _check_cpsat(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    from .cpsat_model import check_relaxed, max_relaxed  # ortools loads only when CP-SAT is used
+
+    if cfg.cpsat.relaxed_cells is not None:
+        try:
+            check_relaxed(puzzle, cfg.cpsat.relaxed_cells)
+        except E2optError as exc:
+            return [("construct.cpsat.relaxed_cells", str(exc))]
+    elif cfg.cpsat.relaxed > max_relaxed(puzzle):
+        return [
+            (
+                "construct.cpsat.relaxed",
+                f"at most {max_relaxed(puzzle)} pairwise non-adjacent cells fit on the "
+                f"{puzzle.rows}x{puzzle.cols} board of {puzzle.name}, got {cfg.cpsat.relaxed}",
+            )
+        ]
+    return []
+
+
+def _check_backtrack(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    from .scan import schedule_problems
+
+    return schedule_problems(cfg.backtrack, puzzle)
+
+
+def _build_random(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+    return random_board(puzzle, rng), {}
+
+
+def _build_board(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+    return board_from_file(puzzle, cfg.board), {"board": cfg.board}
+
+
+def _build_cpsat(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+    from .cpsat import construct_cpsat
+
+    log_path = str(log_dir / "cpsat.log") if (log_dir is not None and cfg.cpsat.log) else None
+    return construct_cpsat(puzzle, cfg.cpsat, rng, deadline_s, log_path, stop_requested)
+
+
+def _build_beam(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+    from .scan import build_beam
+
+    return build_beam(puzzle, cfg.beam, rng, deadline_s, stop_requested)
+
+
+def _build_backtrack(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+    from .scan import build_backtrack
+
+    return build_backtrack(puzzle, cfg.backtrack, rng, deadline_s, stop_requested)
+
+
+@dataclass(frozen=True)
+class Method:
+    """A construction method: how it builds, what it checks against the puzzle, how many threads it burns."""
+
+    build: Callable[..., tuple[Board, dict]]
+    check: Callable[[ConstructConfig, Puzzle], list[tuple[str, str]]] | None = None
+    threads: Callable[[ConstructConfig], int] = lambda cfg: 1
+
+
+METHODS: dict[str, Method] = {
+    "random": Method(_build_random),
+    "board": Method(_build_board, _check_board),
+    "cpsat": Method(_build_cpsat, _check_cpsat, lambda cfg: cfg.cpsat.num_workers),
+    "beam": Method(_build_beam),
+    "backtrack": Method(_build_backtrack, _check_backtrack),
+}
+
+
 def threads_used(cfg: ConstructConfig) -> int:
-    """Threads the configured construction runs on (its CPU seconds per wall second): CP-SAT uses num_workers."""
-    return cfg.cpsat.num_workers if cfg.method == "cpsat" else 1
+    """Threads the configured construction runs on (its CPU seconds per wall second)."""
+    return METHODS[cfg.method].threads(cfg)
 
 
 def check_against_puzzle(cfg: ConstructConfig, instance: str) -> list[tuple[str, str]]:
@@ -35,32 +117,8 @@ def check_against_puzzle(cfg: ConstructConfig, instance: str) -> list[tuple[str,
     Checked when the config is loaded, so that a run or a sweep stops before any work starts; the
     puzzle is read only for the methods that depend on it.
     """
-    problems: list[tuple[str, str]] = []
-    if cfg.method == "random":
-        return problems
-    puzzle = read_puzzle(instance)
-    if cfg.method == "board":
-        try:
-            board_from_file(puzzle, cfg.board)
-        except BoardError as exc:
-            problems.append(("construct.board", str(exc)))
-    if cfg.method == "cpsat":
-        from .cpsat_model import check_relaxed, max_relaxed  # ortools loads only when CP-SAT is used
-
-        if cfg.cpsat.relaxed_cells is not None:
-            try:
-                check_relaxed(puzzle, cfg.cpsat.relaxed_cells)
-            except E2optError as exc:
-                problems.append(("construct.cpsat.relaxed_cells", str(exc)))
-        elif cfg.cpsat.relaxed > max_relaxed(puzzle):
-            problems.append(
-                (
-                    "construct.cpsat.relaxed",
-                    f"at most {max_relaxed(puzzle)} pairwise non-adjacent cells fit on the "
-                    f"{puzzle.rows}x{puzzle.cols} board of {puzzle.name}, got {cfg.cpsat.relaxed}",
-                )
-            )
-    return problems
+    check = METHODS[cfg.method].check
+    return [] if check is None else check(cfg, read_puzzle(instance))
 
 
 def construct(
@@ -73,21 +131,12 @@ def construct(
 ) -> tuple[Board, dict]:
     """The initial board and an info dict for result.json (method, score, seconds, method details).
 
-    ``stop_requested`` (a signal arrived) cuts a CP-SAT construction short; see construct_cpsat.
+    ``stop_requested`` (a signal arrived) cuts a CP-SAT, beam or backtrack construction short.
     """
     start = time.perf_counter()
     info: dict = {"method": cfg.method}
-    if cfg.method == "random":
-        board = random_board(puzzle, rng)
-    elif cfg.method == "board":
-        board = board_from_file(puzzle, cfg.board)
-        info["board"] = cfg.board
-    else:
-        from .cpsat import construct_cpsat
-
-        log_path = str(log_dir / "cpsat.log") if (log_dir is not None and cfg.cpsat.log) else None
-        board, details = construct_cpsat(puzzle, cfg.cpsat, rng, deadline_s, log_path, stop_requested)
-        info.update(details)
+    board, details = METHODS[cfg.method].build(puzzle, cfg, rng, deadline_s, log_dir, stop_requested)
+    info.update(details)
     info["score"] = score(puzzle, board)
     info["seconds"] = round(time.perf_counter() - start, 3)
     return board, info

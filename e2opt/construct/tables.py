@@ -1,0 +1,101 @@
+"""Candidate tables: for each slot of a fill order and the colours facing its two key sides, the placements.
+
+A placement is coded ``piece * 4 + rotation``. ``exact`` lists the placements whose key sides match both
+colours; ``one_off`` those that miss exactly one key side (used only when a break is allowed); ``every``
+all placements that fit a slot's rim (the last resort when nothing matches). Hinted pieces never appear.
+Tables are CSR arrays built with numpy once per puzzle and order; the kernels index them by
+``(slot * C + colour0) * C + colour1`` (colour 0 when the slot has fewer than two key sides).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..puzzle import GREY, Puzzle
+from .order import FillOrder
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """CSR candidate lists (see module docstring); ``ocol[code, s]`` is the colour of placement code on side s."""
+
+    colours: int
+    ocol: np.ndarray
+    exact_start: np.ndarray
+    exact: np.ndarray
+    one_off_start: np.ndarray
+    one_off: np.ndarray
+    every_start: np.ndarray
+    every: np.ndarray
+
+    def arrays(self) -> tuple:
+        """What the kernels read, as one tuple (colours first)."""
+        return (
+            self.colours,
+            self.ocol,
+            self.exact_start,
+            self.exact,
+            self.one_off_start,
+            self.one_off,
+            self.every_start,
+            self.every,
+        )
+
+
+def _fitting(puzzle: Puzzle, rim: int, free: np.ndarray) -> np.ndarray:
+    """Codes of the free pieces' rotations with grey exactly on the sides in the rim mask."""
+    col = puzzle.oriented[free]  # (k, 4 rotations, 4 sides)
+    want = np.array([(rim >> s) & 1 for s in range(4)], dtype=bool)
+    ok = np.all((col == GREY) == want, axis=2)
+    piece_idx, rot = np.nonzero(ok)
+    return free[piece_idx] * 4 + rot
+
+
+def _csr(keys: np.ndarray, codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Group codes by key (0..size-1): (start offsets of length size + 1, codes sorted by key, stable)."""
+    order = np.argsort(keys, kind="stable")
+    start = np.zeros(size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=size), out=start[1:])
+    return start, codes[order].astype(np.int64)
+
+
+def build_tables(puzzle: Puzzle, order: FillOrder) -> Tables:
+    """The exact, one-off and every-placement tables of every slot of ``order``."""
+    colours = puzzle.n_colours
+    ocol = np.ascontiguousarray(puzzle.oriented.reshape(-1, 4))
+    hinted = {h.piece for h in puzzle.hints}
+    free = np.array([p for p in range(len(puzzle.pieces)) if p not in hinted], dtype=np.int64)
+    size = len(order.slots) * colours * colours
+    ex_keys, ex_codes, off_keys, off_codes, every = [], [], [], [], []
+    every_start = np.zeros(len(order.slots) + 1, dtype=np.int64)
+    others = np.arange(1, colours)
+    for i, (rim, k0, k1) in enumerate(order.slots):
+        codes = _fitting(puzzle, int(rim), free)
+        every.append(codes)
+        every_start[i + 1] = every_start[i] + len(codes)
+        c0 = ocol[codes, k0] if k0 >= 0 else np.zeros(len(codes), dtype=np.int64)
+        c1 = ocol[codes, k1] if k1 >= 0 else np.zeros(len(codes), dtype=np.int64)
+        base = i * colours * colours
+        ex_keys.append(base + c0 * colours + c1)
+        ex_codes.append(codes)
+        for key_side, mine in ((k0, c0), (k1, c1)):
+            if key_side < 0:
+                continue
+            wrong = np.broadcast_to(others, (len(codes), len(others)))
+            keep = wrong != mine[:, None]
+            rep = np.repeat(np.arange(len(codes)), keep.sum(axis=1))
+            x = wrong[keep]
+            key0 = x if key_side == k0 else c0[rep]
+            key1 = x if key_side == k1 else c1[rep]
+            off_keys.append(base + key0 * colours + key1)
+            off_codes.append(codes[rep])
+    exact_start, exact = _csr(np.concatenate(ex_keys), np.concatenate(ex_codes), size)
+    empty = np.zeros(0, dtype=np.int64)
+    off_k = np.concatenate(off_keys) if off_keys else empty
+    off_c = np.concatenate(off_codes) if off_codes else empty
+    one_off_start, one_off = _csr(off_k, off_c, size)
+    return Tables(
+        colours, ocol, exact_start, exact, one_off_start, one_off, every_start, np.concatenate(every)
+    )
