@@ -240,7 +240,8 @@ def _construction_deadline(cfg: RunConfig) -> float | None:
     if cfg.stop.max_wall_s is not None:
         limits.append(cfg.stop.max_wall_s)
     if cfg.stop.max_cpu_s is not None:
-        workers = cfg.construct.cpsat.num_workers if cfg.construct.method == "cpsat" else 1
+        workers = {"cpsat": cfg.construct.cpsat.num_workers, "regions": cfg.construct.regions.num_workers}
+        workers = workers.get(cfg.construct.method, 1)
         limits.append(cfg.stop.max_cpu_s / workers)
     return min(limits) if limits else None
 
@@ -274,6 +275,7 @@ def run_config(cfg: RunConfig, quiet: bool = True, run_dir: Path | None = None) 
             _construction_deadline(cfg),
             run_dir,
             lambda: interrupted.triggered,
+            run.progress.message,
         )
         run.events.write("construction", **{**run.construction, "wall_s": round(clock.wall(), 3)})
         run.progress.message(_construction_line(run.construction, puzzle.max_score))

@@ -39,6 +39,18 @@ def check_against_puzzle(cfg: ConstructConfig, instance: str) -> list[tuple[str,
             board_from_file(puzzle, cfg.board)
         except BoardError as exc:
             problems.append(("construct.board", str(exc)))
+    if cfg.method == "regions":
+        for key, size, limit in (
+            ("height", cfg.regions.height, puzzle.rows),
+            ("width", cfg.regions.width, puzzle.cols),
+        ):
+            if size is not None and size > limit:
+                problems.append(
+                    (
+                        f"construct.regions.{key}",
+                        f"{size} is more than the {limit} of the {puzzle.rows}x{puzzle.cols} board",
+                    )
+                )
     if cfg.method == "cpsat":
         from .cpsat_model import check_relaxed, max_relaxed  # ortools loads only when CP-SAT is used
 
@@ -65,10 +77,12 @@ def construct(
     deadline_s: float | None = None,
     log_dir: Path | None = None,
     stop_requested: Callable[[], bool] | None = None,
+    report: Callable[[str], None] | None = None,
 ) -> tuple[Board, dict]:
     """The initial board and an info dict for result.json (method, score, seconds, method details).
 
     ``stop_requested`` (a signal arrived) cuts a CP-SAT construction short; see construct_cpsat.
+    ``report`` shows progress lines of long constructions (regions).
     """
     start = time.perf_counter()
     info: dict = {"method": cfg.method}
@@ -77,6 +91,11 @@ def construct(
     elif cfg.method == "board":
         board = board_from_file(puzzle, cfg.board)
         info["board"] = cfg.board
+    elif cfg.method == "regions":
+        from .regions import construct_regions
+
+        board, details = construct_regions(puzzle, cfg.regions, rng, deadline_s, stop_requested, report)
+        info.update(details)
     else:
         from .cpsat import construct_cpsat
 

@@ -1,0 +1,375 @@
+"""Region-by-region construction on CP-SAT: paper 002's greedy (§3.1) and backtracking (§3.2) heuristics.
+
+The board is cut into regions (bands of rows or blocks, optionally the frame first); each region is
+filled by e2opt.region_model.solve_region from the unplaced pieces of its cells' kinds, counting joins
+inside the region and against the regions already placed. Each region takes exactly as many pieces of
+each kind as it has cells of that kind, so the last region gets exactly the remaining pieces and the
+board is always complete and valid. A region CP-SAT leaves unsolved (time limit, deadline, stop
+request) is filled by fill_region, a fast best-fit rule, and the record says so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..board import Board
+from ..config import RegionsConfig
+from ..puzzle import GREY, Puzzle
+from ..region_model import solve_region
+
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # neighbour offsets of sides t, r, b, l
+MIN_SOLVE_S = 0.2  # a region with less time than this before the deadline is filled without CP-SAT
+RESERVE_S = 0.5  # kept back from the deadline for the fills and bookkeeping
+REPORT_EVERY_S = 5.0  # progress lines at most this often
+SOLVED = ("optimal", "feasible")
+
+Report = Callable[[str], None]
+
+
+def region_list(puzzle: Puzzle, cfg: RegionsConfig) -> list[np.ndarray]:
+    """The regions in fill order, each an (k, 2) array of (row, col); hint cells are left out."""
+    rows, cols = puzzle.rows, puzzle.cols
+    hinted = puzzle.hint_map()
+    height = cfg.height
+    width = cols if cfg.shape == "rows" else (cfg.width or cfg.height)
+    shapes: list[list[tuple[int, int]]] = []
+    if cfg.order == "frame_first":
+        ring = [(0, c) for c in range(cols)] + [(r, cols - 1) for r in range(1, rows)]
+        ring += [(rows - 1, c) for c in range(cols - 2, -1, -1)] + [(r, 0) for r in range(rows - 2, 0, -1)]
+        shapes.append(ring)
+        top, left, bottom, right = 1, 1, rows - 1, cols - 1
+        width = min(width, cols - 2) if cfg.shape == "rows" else width
+    else:
+        top, left, bottom, right = 0, 0, rows, cols
+    for r0 in range(top, bottom, height):
+        for c0 in range(left, right, width):
+            shapes.append(
+                [
+                    (r, c)
+                    for r in range(r0, min(r0 + height, bottom))
+                    for c in range(c0, min(c0 + width, right))
+                ]
+            )
+    out = []
+    for cells in shapes:
+        kept = [cell for cell in cells if cell not in hinted]
+        if kept:
+            out.append(np.array(kept, dtype=np.int64).reshape(-1, 2))
+    return out
+
+
+def possible_joins(puzzle: Puzzle, board: Board, cells: np.ndarray) -> int:
+    """Joins a region can match: inside it, and against placed cells around it (each join once)."""
+    inside = {(int(r), int(c)) for r, c in cells}
+    total = 0
+    for r, c in inside:
+        for dr, dc in STEPS:
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < puzzle.rows and 0 <= cc < puzzle.cols):
+                continue
+            if (rr, cc) in inside:
+                total += 1  # counted from both ends: halved below
+            elif board.piece[rr, cc] >= 0:
+                total += 2
+    return total // 2
+
+
+def _rim_fit(puzzle: Puzzle, cells: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+    """fit[i, j, rot]: piece j turned rot shows grey exactly toward the rim of cell i."""
+    grey = puzzle.oriented[pieces] == GREY  # (n, 4, 4)
+    r, c = cells[:, 0], cells[:, 1]
+    rim = np.stack([r == 0, c == puzzle.cols - 1, r == puzzle.rows - 1, c == 0], axis=1)  # (k, 4)
+    return np.all(grey[None, :, :, :] == rim[:, None, None, :], axis=3)
+
+
+def _neighbour_colours(puzzle: Puzzle, board: Board, r: int, c: int) -> np.ndarray:
+    """The colour each placed neighbour shows cell (r, c), per side t r b l (-1: none placed)."""
+    need = np.full(4, -1, dtype=np.int64)
+    for s, (dr, dc) in enumerate(STEPS):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < puzzle.rows and 0 <= cc < puzzle.cols and board.piece[rr, cc] >= 0:
+            need[s] = puzzle.oriented[board.piece[rr, cc], board.rot[rr, cc] % 4, (s + 2) % 4]
+    return need
+
+
+def _fit_scores(puzzle: Puzzle, board: Board, cells: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+    """score[i, j, rot]: joins piece j turned rot matches against cell i's placed neighbours; -1 off the rim."""
+    need = np.stack([_neighbour_colours(puzzle, board, int(r), int(c)) for r, c in cells])  # (k, 4)
+    shows = puzzle.oriented[pieces]  # (n, 4, 4)
+    matches = (shows[None, :, :, :] == need[:, None, None, :]).sum(axis=3)
+    return np.where(_rim_fit(puzzle, cells, pieces), matches, -1)
+
+
+def fill_region(
+    puzzle: Puzzle, board: Board, cells: np.ndarray, pieces: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """A valid placement without CP-SAT: cell by cell, the unused piece and turn matching most placed joins.
+
+    Always complete when ``pieces`` holds at least as many pieces of each kind as ``cells`` has cells.
+    """
+    work = board.copy()
+    free = np.ones(len(pieces), dtype=bool)
+    piece = np.empty(len(cells), dtype=np.int64)
+    rot = np.empty(len(cells), dtype=np.int64)
+    for i, (r, c) in enumerate(cells.tolist()):
+        scores = _fit_scores(puzzle, work, cells[i : i + 1], pieces)[0]  # (n, 4)
+        scores[~free] = -1
+        best = np.flatnonzero(scores.reshape(-1) == scores.max())
+        j, k = divmod(int(rng.choice(best)), 4)
+        if scores[j, k] < 0:
+            raise ValueError(f"region: no piece left that fits cell ({r},{c})")
+        piece[i], rot[i], free[j] = pieces[j], k, False
+        work.piece[r, c], work.rot[r, c] = pieces[j], k
+    return piece, rot
+
+
+def candidates(
+    puzzle: Puzzle,
+    board: Board,
+    cells: np.ndarray,
+    unplaced: np.ndarray,
+    cfg: RegionsConfig,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """The pieces offered to a region: every unplaced piece of its cells' kinds, or (``best``) the union of
+    each cell's ``candidates_per_cell`` best fitting pieces, topped up to at least one piece per cell of each kind."""
+    kinds = np.array([puzzle.cell_kind(int(r), int(c)) for r, c in cells])
+    pool = unplaced[np.isin(puzzle.kinds[unplaced], kinds)]
+    if cfg.candidates == "all" or len(pool) == len(cells):
+        return pool
+    pool = rng.permutation(pool)  # ties between equally good pieces broken at random
+    best_fit = _fit_scores(puzzle, board, cells, pool).max(axis=2)  # (k, n)
+    chosen = np.zeros(len(pool), dtype=bool)
+    for i in range(len(cells)):
+        order = np.argsort(-best_fit[i], kind="stable")
+        order = order[best_fit[i, order] >= 0][: cfg.candidates_per_cell]
+        chosen[order] = True
+    for kind in np.unique(kinds):
+        short = int((kinds == kind).sum()) - int((chosen & (puzzle.kinds[pool] == kind)).sum())
+        if short > 0:
+            spare = np.flatnonzero(~chosen & (puzzle.kinds[pool] == kind))
+            chosen[spare[:short]] = True
+    return np.sort(pool[chosen])
+
+
+@dataclass
+class _Build:
+    """The partial board and what the construction did so far."""
+
+    board: Board
+    records: list[dict]  # one per placed region, in region order
+    solves: int = 0
+    backtracks: int = 0
+    fills: int = 0
+
+    def copy(self) -> _Build:
+        return _Build(self.board.copy(), list(self.records), self.solves, self.backtracks, self.fills)
+
+    def unplaced(self, puzzle: Puzzle) -> np.ndarray:
+        used = np.zeros(len(puzzle.pieces), dtype=bool)
+        used[self.board.piece[self.board.piece >= 0]] = True
+        return np.flatnonzero(~used)
+
+
+class RegionBuilder:
+    """Runs the greedy or backtracking construction over the regions, within the run's deadline."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        cfg: RegionsConfig,
+        rng: np.random.Generator,
+        deadline_s: float | None,
+        stop_requested: Callable[[], bool],
+        report: Report | None,
+    ):
+        self.puzzle, self.cfg, self.rng = puzzle, cfg, rng
+        self.start = time.perf_counter()
+        self.cpu_start = time.process_time()
+        self.deadline = None if deadline_s is None else self.start + deadline_s - RESERVE_S
+        self.stop_requested = stop_requested
+        self.report = report
+        self.next_report = self.start + REPORT_EVERY_S
+        self.regions = region_list(puzzle, cfg)
+        board = Board(np.full((puzzle.rows, puzzle.cols), -1), np.zeros((puzzle.rows, puzzle.cols), int))
+        for h in puzzle.hints:
+            board.piece[h.row, h.col], board.rot[h.row, h.col] = h.piece, h.rot
+        self.state = _Build(board, [])
+
+    def time_left(self, until: float | None = None) -> float:
+        """Wall seconds before ``until`` or the deadline, whichever comes first (inf when neither)."""
+        ends = [t for t in (until, self.deadline) if t is not None]
+        return min(ends) - time.perf_counter() if ends else float("inf")
+
+    def solve(self, i: int, *, perfect: bool, exclude=(), until: float | None = None) -> dict:
+        """Solve region i on the current board (perfect: no mismatch allowed); its record, not yet placed."""
+        cells, board = self.regions[i], self.state.board
+        possible = possible_joins(self.puzzle, board, cells)
+        pool = candidates(self.puzzle, board, cells, self.state.unplaced(self.puzzle), self.cfg, self.rng)
+        limit = min(self.cfg.time_limit_s, self.time_left(until))
+        cpu0 = time.process_time()
+        record = {"region": i, "cells": len(cells), "candidates": len(pool), "possible": possible}
+        if limit < MIN_SOLVE_S or self.stop_requested():
+            record["status"] = "skipped"
+            return record
+        sol = solve_region(
+            self.puzzle,
+            board,
+            cells,
+            pieces=pool,
+            time_limit_s=limit,
+            seed=int(self.rng.integers(2**31)),
+            num_workers=self.cfg.num_workers,
+            exclude=exclude,
+            min_joins=possible if perfect else None,
+            stop_requested=self.stop_requested,
+        )
+        self.state.solves += 1
+        record.update(
+            status=sol.status, seconds=round(sol.seconds, 3), cpu_s=round(time.process_time() - cpu0, 3)
+        )
+        if sol.status in SOLVED:
+            record.update(piece=sol.piece, rot=sol.rot, joins=sol.joins, mismatches=possible - sol.joins)
+        return record
+
+    def place(self, record: dict) -> None:
+        """Put a solved region's pieces on the board; a region CP-SAT did not solve is filled (fill_region)."""
+        cells, board = self.regions[record["region"]], self.state.board
+        if "piece" not in record:
+            pool = candidates(self.puzzle, board, cells, self.state.unplaced(self.puzzle), self.cfg, self.rng)
+            record["piece"], record["rot"] = fill_region(self.puzzle, board, cells, pool, self.rng)
+            joins = _region_joins(self.puzzle, board, cells, record["piece"], record["rot"])
+            record.update(joins=joins, mismatches=record["possible"] - joins, filled=True)
+            self.state.fills += 1
+        board.piece[cells[:, 0], cells[:, 1]] = record["piece"]
+        board.rot[cells[:, 0], cells[:, 1]] = record["rot"]
+        self.state.records.append(record)
+        self.progress()
+
+    def lift(self) -> dict:
+        """Take the last placed region off the board; its record."""
+        record = self.state.records.pop()
+        cells = self.regions[record["region"]]
+        self.state.board.piece[cells[:, 0], cells[:, 1]] = -1
+        self.state.board.rot[cells[:, 0], cells[:, 1]] = 0
+        return record
+
+    def greedy(self) -> None:
+        """Paper 002 Algorithm 1 from the first unplaced region on: each region once, most joins."""
+        for i in range(len(self.state.records), len(self.regions)):
+            self.place(self.solve(i, perfect=False))
+
+    def backtracking(self) -> dict:
+        """Paper 002 Algorithm 2: perfect regions only, no-good cuts on backtracks, then greedy from the deepest board."""
+        until = time.perf_counter() + self.cfg.backtrack_time_s
+        excluded: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in self.regions]
+        deepest = self.state.copy()
+        ended = "complete"
+        i = 0
+        while i < len(self.regions):
+            if self.stop_requested() or self.time_left(until) < MIN_SOLVE_S:
+                ended = "stopped" if self.stop_requested() else "time limit"
+                break
+            record = self.solve(i, perfect=True, exclude=excluded[i], until=until)
+            if "piece" in record:
+                self.place(record)
+                i += 1
+                if i < len(self.regions):
+                    excluded[i] = []  # the region above changed: earlier cuts of region i no longer apply
+                if i > len(deepest.records):
+                    deepest = self.state.copy()
+                continue
+            if record["status"] != "infeasible" and self.time_left(until) < MIN_SOLVE_S:
+                ended = "time limit"
+                break
+            if i == 0:
+                ended = "no perfect first region"
+                break
+            old = (
+                self.lift()
+            )  # no perfect placement proven (or found in the limit): back to the region before
+            i -= 1
+            excluded[i].append((old["piece"], old["rot"]))
+            self.state.backtracks += 1
+        backtracks, solves = self.state.backtracks, self.state.solves
+        if i < len(self.regions):
+            self.state = deepest  # the deepest partial board, finished by the greedy rule
+            self.state.backtracks, self.state.solves = backtracks, solves
+        return {
+            "backtracking_end": ended,
+            "backtracking_depth": i,
+            "perfect_regions": len(self.state.records),
+        }
+
+    def progress(self) -> None:
+        """A progress line for long constructions, at most every REPORT_EVERY_S seconds."""
+        now = time.perf_counter()
+        if self.report is None or now < self.next_report:
+            return
+        self.next_report = now + REPORT_EVERY_S
+        placed = self.state.records
+        self.report(
+            f"regions: {len(placed)}/{len(self.regions)} placed, "
+            f"{sum(r['mismatches'] for r in placed)} mismatches, {self.state.backtracks} backtracks, "
+            f"{now - self.start:.0f} s"
+        )
+
+
+def _region_joins(puzzle: Puzzle, board: Board, cells: np.ndarray, piece: np.ndarray, rot: np.ndarray) -> int:
+    """Matched joins of a placement of ``cells``: inside it and against placed cells around it."""
+    work = board.copy()
+    work.piece[cells[:, 0], cells[:, 1]], work.rot[cells[:, 0], cells[:, 1]] = piece, rot
+    inside = {(int(r), int(c)) for r, c in cells}
+    total = 0
+    for r, c in inside:
+        shows = puzzle.oriented[work.piece[r, c], work.rot[r, c] % 4]
+        need = _neighbour_colours(puzzle, work, r, c)
+        for s in range(4):
+            rr, cc = r + STEPS[s][0], c + STEPS[s][1]
+            twice = (rr, cc) in inside  # a join inside the region is seen from both its cells
+            total += int(need[s] >= 0 and need[s] == shows[s]) * (1 if twice else 2)
+    return total // 2
+
+
+def construct_regions(
+    puzzle: Puzzle,
+    cfg: RegionsConfig,
+    rng: np.random.Generator,
+    deadline_s: float | None = None,
+    stop_requested: Callable[[], bool] | None = None,
+    report: Report | None = None,
+) -> tuple[Board, dict]:
+    """A complete valid board built region by region, and its record for result.json."""
+    builder = RegionBuilder(puzzle, cfg, rng, deadline_s, stop_requested or (lambda: False), report)
+    info: dict = {}
+    if cfg.mode == "backtracking":
+        info.update(builder.backtracking())
+    builder.greedy()
+    state = builder.state
+    records = sorted(state.records, key=lambda r: r["region"])
+    info.update(
+        mode=cfg.mode,
+        regions=len(builder.regions),
+        regions_solved=sum(1 for r in records if not r.get("filled")),
+        regions_filled=state.fills,
+        fallback_used=state.fills > 0,
+        solves=state.solves,
+        backtracks=state.backtracks,
+        mismatches_per_region=[int(r["mismatches"]) for r in records],
+        status_per_region=[r["status"] for r in records],
+        seconds_per_region=[r.get("seconds", 0.0) for r in records],
+        cpu_s_per_region=[r.get("cpu_s", 0.0) for r in records],
+        candidates_per_region=[r["candidates"] for r in records],
+        wall_s=round(time.perf_counter() - builder.start, 3),
+        cpu_s=round(time.process_time() - builder.cpu_start, 3),
+        interrupted=builder.stop_requested(),
+    )
+    if state.fills:
+        filled = [r for r in records if r.get("filled")]
+        info["status"] = [r["status"] for r in filled]
+        info["fallback"] = f"a best-fit fill in {len(filled)} of {len(records)} regions"
+    return state.board, info
