@@ -224,7 +224,9 @@ def test_min_joins_bounds_the_result(seed):
     puzzle, board, cells, pieces = _emptied(seed, (2, 2), (1, 1))
     best = solve_region(puzzle, board, cells, pieces=np.array(pieces), seed=seed)
     assert best.status == "optimal"
-    assert solve_region(puzzle, board, cells, pieces=np.array(pieces), min_joins=best.joins).joins == best.joins
+    assert (
+        solve_region(puzzle, board, cells, pieces=np.array(pieces), min_joins=best.joins).joins == best.joins
+    )
     too_many = solve_region(puzzle, board, cells, pieces=np.array(pieces), min_joins=best.joins + 1)
     assert too_many.status == "infeasible" and too_many.joins == -1
 
