@@ -210,10 +210,10 @@ class RegionBuilder:
         cells, board = self.regions[i], self.state.board
         possible = possible_joins(self.puzzle, board, cells)
         pool = candidates(self.puzzle, board, cells, self.state.unplaced(self.puzzle), self.cfg, self.rng)
-        limit = min(self.cfg.time_limit_s, self.time_left(until))
+        left = self.time_left(until)
         cpu0 = time.process_time()
         record = {"region": i, "cells": len(cells), "candidates": len(pool), "possible": possible}
-        if limit < MIN_SOLVE_S or self.stop_requested():
+        if left < MIN_SOLVE_S or self.stop_requested():
             record["status"] = "skipped"
             return record
         sol = solve_region(
@@ -221,7 +221,7 @@ class RegionBuilder:
             board,
             cells,
             pieces=pool,
-            time_limit_s=limit,
+            time_limit_s=min(self.cfg.time_limit_s, left),
             seed=int(self.rng.integers(2**31)),
             num_workers=self.cfg.num_workers,
             exclude=exclude,
