@@ -375,10 +375,11 @@ def is_finished(run_dir: Path, instance: str) -> bool:
 
 
 def default_workers(sweep: Sweep) -> int:
-    """Cores divided by the CP-SAT workers one run uses (1 for runs that do not construct with CP-SAT)."""
+    """Cores divided by the CP-SAT workers one run uses (1 for runs that do not construct with CP-SAT or regions)."""
     per_run = max(
-        run.config["construct"]["cpsat"]["num_workers"] if run.config["construct"]["method"] == "cpsat" else 1
+        run.config["construct"][method]["num_workers"] if method in ("cpsat", "regions") else 1
         for run in sweep.runs
+        for method in [run.config["construct"]["method"]]
     )
     return max(1, (os.cpu_count() or 1) // per_run)
 
