@@ -98,6 +98,7 @@ class RegionsConfig:
     backtrack_time_s: float = 60.0  # backtracking only: then the greedy rule finishes the board
     candidates: Literal["all", "best"] = "all"
     candidates_per_cell: int = 12
+    warm_start: bool = True  # greedy: a region of several rows starts from its rows solved one by one
     num_workers: int = 1
 
     def __post_init__(self):

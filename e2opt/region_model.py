@@ -144,6 +144,7 @@ def solve_region(
     exclude: Sequence[tuple[np.ndarray, np.ndarray]] = (),
     min_joins: int | None = None,
     stop_requested: Callable[[], bool] | None = None,
+    warm_start: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> RegionSolution:
     """Place ``pieces`` (default: the pieces now on ``cells``) on ``cells`` maximising matched joins.
 
@@ -152,6 +153,8 @@ def solve_region(
     ``exclude`` lists (piece, rot) placements of the cells, in ``cells`` order, that the result must
     differ from (no-good cuts); ``min_joins`` is a lower bound on the joins (status "infeasible" when
     none reaches it); ``stop_requested()`` turning true stops the solve early (the caller owns signals).
+    ``warm_start`` (piece, rot per cell, from ``pieces``) plays the incumbent of a repair: the hint, a lower
+    bound, and the answer when nothing better is found in time.
     In a repair (``pieces=None``) piece/rot always hold a valid placement: the incumbent when CP-SAT finds
     nothing better or nothing in time (status "unknown"). With ``pieces`` given and no solution, piece/rot are -1
     and joins is -1. ValueError on a hint cell, a hinted piece, a duplicate, or a count mismatch.
@@ -220,12 +223,20 @@ def solve_region(
     if min_joins is not None:
         model.add(objective >= int(min_joins))
 
-    incumbent = -1
+    incumbent, placed = -1, None
     if repair:
-        chosen = (pj == ci) & (pr == current_rot[ci])  # slot j holds the piece of cell j
-        if not np.all(np.bincount(ci[chosen], minlength=k) == 1):
-            raise ValueError("region: the current placement breaks the rim or kind rules")
-        shows = tables.oriented[pieces, current_rot]  # (k, 4): colours of the incumbent
+        warm_start = (pieces, current_rot)
+    if warm_start is not None:
+        placed = (
+            np.array(warm_start[0], dtype=np.int64).reshape(-1),
+            np.array(warm_start[1], dtype=np.int64).reshape(-1) % 4,
+        )
+        chosen = (pieces[pj] == placed[0][ci]) & (pr == placed[1][ci])
+        if len(placed[0]) != k or not np.all(np.bincount(ci[chosen], minlength=k) == 1):
+            raise ValueError(
+                "region: the current placement breaks the rim or kind rules (or uses a piece not offered)"
+            )
+        shows = tables.oriented[placed[0], placed[1]]  # (k, 4): colours of the incumbent
         incumbent = int(ext[chosen].sum()) + sum(
             int(shows[i, s] == shows[i2, (s + 2) % 4]) for i, s, i2 in internal
         )
@@ -250,7 +261,7 @@ def solve_region(
         status = solve_interruptibly(solver, model, stop_requested)
     name = _STATUS.get(status, "unknown")
     if name not in ("optimal", "feasible"):
-        return _no_solution(cells, board, incumbent, name, start)
+        return _no_solution(cells, board, incumbent, name, start, placed)
     values = np.fromiter((solver.BooleanValue(v) for v in x), dtype=bool, count=len(x))
     sel = np.flatnonzero(values)
     piece = np.empty(k, dtype=np.int64)
@@ -282,12 +293,11 @@ def _exclude(model, x: list, k: int, ci: np.ndarray, piece: np.ndarray, rot: np.
 
 
 def _no_solution(
-    cells: np.ndarray, board: Board, incumbent: int, status: str, start: float
+    cells: np.ndarray, board: Board, incumbent: int, status: str, start: float, placed=None
 ) -> RegionSolution:
-    """The incumbent (a repair: ``incumbent`` >= 0 joins) or -1 arrays when CP-SAT found nothing."""
+    """The incumbent (a repair or warm start: ``incumbent`` >= 0 joins) or -1 arrays when CP-SAT found nothing."""
     if incumbent >= 0:
-        piece = board.piece[cells[:, 0], cells[:, 1]].astype(np.int64)
-        rot = board.rot[cells[:, 0], cells[:, 1]].astype(np.int64) % 4
+        piece, rot = placed
         return RegionSolution(piece, rot, incumbent, status, time.perf_counter() - start)
     minus = np.full(len(cells), -1, dtype=np.int64)
     return RegionSolution(minus, minus.copy(), -1, status, time.perf_counter() - start)

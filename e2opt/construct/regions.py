@@ -19,7 +19,7 @@ import numpy as np
 from ..board import Board
 from ..config import RegionsConfig
 from ..puzzle import GREY, Puzzle
-from ..region_model import solve_region
+from ..region_model import RegionSolution, solve_region
 
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # neighbour offsets of sides t, r, b, l
 MIN_SOLVE_S = 0.2  # a region with less time than this before the deadline is filled without CP-SAT
@@ -216,25 +216,53 @@ class RegionBuilder:
         if left < MIN_SOLVE_S or self.stop_requested():
             record["status"] = "skipped"
             return record
-        sol = solve_region(
-            self.puzzle,
-            board,
-            cells,
-            pieces=pool,
-            time_limit_s=min(self.cfg.time_limit_s, left),
-            seed=int(self.rng.integers(2**31)),
-            num_workers=self.cfg.num_workers,
-            exclude=exclude,
-            min_joins=possible if perfect else None,
-            stop_requested=self.stop_requested,
-        )
-        self.state.solves += 1
+        start = None
+        if self.cfg.warm_start and not perfect and len(np.unique(cells[:, 0])) > 1:
+            start = self.row_by_row(cells, until)
+            pool = np.union1d(pool, start[0])  # a pre-filtered pool may lack a piece the rows chose
+            left = self.time_left(until)
+        sol = self.solve_cells(cells, pool, left, exclude, possible if perfect else None, start)
         record.update(
             status=sol.status, seconds=round(sol.seconds, 3), cpu_s=round(time.process_time() - cpu0, 3)
         )
         if sol.status in SOLVED:
             record.update(piece=sol.piece, rot=sol.rot, joins=sol.joins, mismatches=possible - sol.joins)
         return record
+
+    def solve_cells(self, cells, pool, left: float, exclude=(), min_joins=None, start=None) -> RegionSolution:
+        """One CP-SAT solve of ``cells`` from ``pool`` with the config's limits and a fresh seed."""
+        self.state.solves += 1
+        return solve_region(
+            self.puzzle,
+            self.state.board,
+            cells,
+            pieces=pool,
+            time_limit_s=max(0.0, min(self.cfg.time_limit_s, left)),
+            seed=int(self.rng.integers(2**31)),
+            num_workers=self.cfg.num_workers,
+            exclude=exclude,
+            min_joins=min_joins,
+            stop_requested=self.stop_requested,
+            warm_start=start,
+        )
+
+    def row_by_row(self, cells: np.ndarray, until: float | None) -> tuple[np.ndarray, np.ndarray]:
+        """A warm start for a region of several rows: each of its rows solved in turn (fill_region when
+        CP-SAT finds nothing), as the 1-row construction would; the board is left as it was."""
+        board = self.state.board
+        for row in np.unique(cells[:, 0]):
+            sub = cells[cells[:, 0] == row]
+            pool = candidates(self.puzzle, board, sub, self.state.unplaced(self.puzzle), self.cfg, self.rng)
+            sol = self.solve_cells(sub, pool, self.time_left(until))
+            piece, rot = (
+                (sol.piece, sol.rot)
+                if sol.status in SOLVED
+                else fill_region(self.puzzle, board, sub, pool, self.rng)
+            )
+            board.piece[sub[:, 0], sub[:, 1]], board.rot[sub[:, 0], sub[:, 1]] = piece, rot
+        start = (board.piece[cells[:, 0], cells[:, 1]].copy(), board.rot[cells[:, 0], cells[:, 1]].copy())
+        board.piece[cells[:, 0], cells[:, 1]], board.rot[cells[:, 0], cells[:, 1]] = -1, 0
+        return start
 
     def place(self, record: dict) -> None:
         """Put a solved region's pieces on the board; a region CP-SAT did not solve is filled (fill_region)."""
