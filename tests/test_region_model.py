@@ -239,3 +239,29 @@ def test_a_stop_request_ends_the_solve_early():
     assert sol.seconds < 10
     assert sol.status in ("unknown", "feasible")
     assert rule_violations(puzzle, _apply(board, cells, sol)) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_warm_start_is_a_lower_bound_and_the_fallback(seed):
+    puzzle, board, cells, pieces = _emptied(seed, (1, 2), (1, 1))
+    rng = np.random.default_rng(seed)
+    start_piece = rng.permutation(pieces)[: len(cells)]  # inner pieces, any turn fits an inner cell
+    start = (start_piece, rng.integers(0, 4, len(cells)))
+    before = _region_joins(puzzle, *_set(board, cells, *start), set(cells))
+    late = solve_region(puzzle, board, cells, pieces=np.array(pieces), warm_start=start, time_limit_s=1e-9)
+    assert late.status == "unknown" and late.joins == before
+    assert late.piece.tolist() == start[0].tolist() and late.rot.tolist() == start[1].tolist()
+    best = solve_region(puzzle, board, cells, pieces=np.array(pieces), warm_start=start, seed=seed)
+    assert best.status == "optimal" and best.joins == _brute_force(puzzle, board, cells, pieces) >= before
+    with pytest.raises(ValueError, match="not offered"):
+        solve_region(
+            puzzle, board, cells, pieces=np.array(pieces[1:]), warm_start=(np.array(pieces[:4]), start[1])
+        )
+
+
+def _set(board: Board, cells, piece, rot) -> tuple[np.ndarray, np.ndarray]:
+    """Piece and rotation arrays of the board with ``cells`` set to the given placement."""
+    out = board.copy()
+    for (r, c), p, k in zip(cells, piece, rot, strict=True):
+        out.piece[r, c], out.rot[r, c] = p, k
+    return out.piece, out.rot

@@ -13,7 +13,8 @@ import yaml
 from e2opt.board import Board, format_board, join_matches, rule_violations, score
 from e2opt.config import RegionsConfig, load_config
 from e2opt.construct import regions as regions_mod
-from e2opt.construct.regions import construct_regions, fill_region, possible_joins, region_list
+from e2opt.construct.region_pieces import fill_region, possible_joins
+from e2opt.construct.regions import construct_regions, region_list
 from e2opt.errors import ConfigError
 from e2opt.generate import generate
 from e2opt.puzzle import GREY, Puzzle, format_puzzle, read_puzzle
@@ -90,7 +91,9 @@ def test_regions_cover_every_free_cell_once(shape):
 @pytest.mark.parametrize("shape", SHAPES)
 def test_boards_are_valid_and_mismatches_add_up(mode, shape):
     p, _ = generate(6, 6, 3, 4, 11, 2)
-    board, info = construct_regions(p, config(mode=mode, backtrack_time_s=1.0, **shape), np.random.default_rng(1))
+    board, info = construct_regions(
+        p, config(mode=mode, backtrack_time_s=1.0, **shape), np.random.default_rng(1)
+    )
     assert_valid(p, board)
     assert info["regions"] == len(region_list(p, config(**shape))) == len(info["mismatches_per_region"])
     horizontal, vertical = join_matches(p, board)
@@ -120,6 +123,28 @@ def test_one_region_solves_a_perfect_puzzle():
     board, _ = construct_regions(p, config(shape="blocks", height=3, width=3), np.random.default_rng(0))
     assert_valid(p, board)
     assert score(p, board) == p.max_score == brute_force(p)
+
+
+@pytest.mark.parametrize("limit", [2.0, 1e-9])
+def test_warm_start_is_never_worse_than_its_rows_one_by_one(limit):
+    p, _ = generate(6, 6, 3, 5, 8, 0)
+    board, info = construct_regions(p, config(height=2, time_limit_s=limit), np.random.default_rng(2))
+    assert_valid(p, board)
+    starts = info["warm_start_joins_per_region"]
+    assert None not in starts  # bands of 2 rows
+    for i, start in enumerate(starts):
+        assert info["mismatches_per_region"][i] <= region_possible(p, board, i) - start
+    if limit < 1:  # nothing solved in time: each band keeps its rows' fill
+        assert info["status_per_region"] == ["unknown"] * 3 and info["regions_filled"] == 0
+
+
+def region_possible(p: Puzzle, board: Board, i: int) -> int:
+    """The joins band i (of 2 rows) could match when it was placed (the bands before it on the board)."""
+    regions = region_list(p, config(height=2))
+    partial = board.copy()
+    for later in regions[i:]:
+        partial.piece[later[:, 0], later[:, 1]] = -1
+    return possible_joins(p, partial, regions[i])
 
 
 def test_possible_joins_and_fill_against_a_slow_reference():
@@ -186,7 +211,7 @@ def test_backtracking_completes_a_perfect_puzzle():
 
 def test_too_short_a_time_limit_falls_back_and_says_so(tmp_path):
     p, _ = generate(10, 10, 3, 6, 5, 0)
-    cfg = config(shape="blocks", height=10, width=10, time_limit_s=0.001)
+    cfg = config(shape="blocks", height=10, width=10, time_limit_s=0.001, warm_start=False)
     board, info = construct_regions(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["fallback_used"] and info["regions_filled"] == 1 and info["regions_solved"] == 0
