@@ -81,7 +81,7 @@ def _apply(board: Board, cells, sol) -> Board:
     return out
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(6))
 def test_repair_equals_brute_force(seed):
     puzzle, _ = generate(5, 5, 2, 3, seed, 1)
     rng = np.random.default_rng(seed)
@@ -97,7 +97,7 @@ def test_repair_equals_brute_force(seed):
         assert sol.joins == _region_joins(puzzle, placed.piece, placed.rot, set(cells))
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_empty_cells_count_no_join_and_pieces_mode(seed):
     puzzle, _ = generate(5, 5, 2, 3, seed, 0)
     rng = np.random.default_rng(100 + seed)
