@@ -171,14 +171,50 @@ class BeamConfig:
 
 
 @dataclass(frozen=True)
+class RegionsConfig:
+    """Region-by-region construction on CP-SAT (construct.method: regions; paper 002 §3.1-3.2, docs/regions.md).
+
+    Regions are bands of ``height`` rows (``shape: rows``) or ``height`` x ``width`` blocks, filled top
+    to bottom (``order: frame_first`` solves the frame ring first, then tiles the interior). ``greedy``
+    solves each region once for the most joins; ``backtracking`` asks each region for no mismatch at
+    all, goes back one region (no-good cut on its placement) when none exists, and after
+    ``backtrack_time_s`` finishes greedily from the deepest partial board. ``candidates: best`` offers
+    a region only the ``candidates_per_cell`` best fitting pieces of each cell (faster, not exact).
+    """
+
+    shape: Literal["rows", "blocks"] = "rows"
+    height: int = 1
+    width: int | None = None  # blocks only: block width (default: height)
+    order: Literal["top_down", "frame_first"] = "top_down"
+    mode: Literal["greedy", "backtracking"] = "greedy"
+    time_limit_s: float = 10.0  # CP-SAT limit of one region solve
+    backtrack_time_s: float = 60.0  # backtracking only: then the greedy rule finishes the board
+    candidates: Literal["all", "best"] = "all"
+    candidates_per_cell: int = 12
+    warm_start: bool = True  # greedy: a region of several rows starts from its rows solved one by one
+    num_workers: int = 1
+
+    def __post_init__(self):
+        _positive("height", self.height)
+        _positive("width", self.width)
+        if self.shape == "rows" and self.width is not None:
+            raise ValueError("width: only blocks have a width (a band spans the whole row)")
+        _positive("time_limit_s", self.time_limit_s)
+        _positive("backtrack_time_s", self.backtrack_time_s)
+        _positive("candidates_per_cell", self.candidates_per_cell)
+        _positive("num_workers", self.num_workers)
+
+
+@dataclass(frozen=True)
 class ConstructConfig:
     """How the initial board is made: random, the relaxed CP-SAT model, or a given .board file."""
 
-    method: Literal["random", "cpsat", "board", "beam", "backtrack"] = "random"
+    method: Literal["random", "cpsat", "board", "beam", "backtrack", "regions"] = "random"
     board: str | None = None
     cpsat: CpSatConfig = field(default_factory=CpSatConfig)
     beam: BeamConfig = field(default_factory=BeamConfig)
     backtrack: BacktrackConfig = field(default_factory=BacktrackConfig)
+    regions: RegionsConfig = field(default_factory=RegionsConfig)
 
     def __post_init__(self):
         if self.method == "board" and not self.board:

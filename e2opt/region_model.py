@@ -5,6 +5,8 @@ the cell's rim sides (so kinds and the rim rule cost nothing in the solver); exa
 per cell and per piece. A join with a fixed neighbour outside the region is a constant weight on the
 placements that show the neighbour's colour; a join inside the region gets one match literal per
 colour both of its sides can show, m <= sum of the placements showing that colour on each side.
+With more pieces than cells (construction) each piece is used at most once; no-good cuts exclude
+given placements (backtracking) and a lower bound on the joins turns it into "a perfect region?".
 The objective is the number of matched joins; linearization level 2 puts the match clauses into
 CP-SAT's LP, without which its bound stays far above the optimum and nothing is proved in time. In a repair the current placement is the solution hint
 and the objective is bounded below by its joins (warm start: the result is never worse).
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -140,12 +142,22 @@ def solve_region(
     num_workers: int = 1,
     hint: bool = True,
     deterministic_time: float | None = None,
+    exclude: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+    min_joins: int | None = None,
+    stop_requested: Callable[[], bool] | None = None,
+    warm_start: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> RegionSolution:
     """Place ``pieces`` (default: the pieces now on ``cells``) on ``cells`` maximising matched joins.
 
-    Joins count inside the region and against placed (piece >= 0) cells around it. In a repair
-    (``pieces=None``) piece/rot always hold a valid placement: the incumbent when CP-SAT finds nothing
-    better or nothing in time (status "unknown"). With ``pieces`` given and no solution, piece/rot are -1
+    Joins count inside the region and against placed (piece >= 0) cells around it. ``pieces`` may list
+    more pieces than cells (construction: each cell gets one, each piece is used at most once).
+    ``exclude`` lists (piece, rot) placements of the cells, in ``cells`` order, that the result must
+    differ from (no-good cuts); ``min_joins`` is a lower bound on the joins (status "infeasible" when
+    none reaches it); ``stop_requested()`` turning true stops the solve early (the caller owns signals).
+    ``warm_start`` (piece, rot per cell, from ``pieces``) plays the incumbent of a repair: the hint, a lower
+    bound, and the answer when nothing better is found in time.
+    In a repair (``pieces=None``) piece/rot always hold a valid placement: the incumbent when CP-SAT finds
+    nothing better or nothing in time (status "unknown"). With ``pieces`` given and no solution, piece/rot are -1
     and joins is -1. ``deterministic_time`` adds CP-SAT's deterministic limit: with one worker and that
     limit reached before ``time_limit_s``, the result depends on the seed only. ValueError on a hint cell, a hinted piece, a duplicate, or a count mismatch.
     """
@@ -161,9 +173,9 @@ def solve_region(
         current_rot = board.rot[cells[:, 0], cells[:, 1]].astype(np.int64) % 4
     else:
         pieces = np.asarray(pieces, dtype=np.int64).reshape(-1)
-        if len(pieces) != k:
+        if len(pieces) < k:
             raise ValueError(f"region: {len(pieces)} pieces for {k} cells")
-        if len(np.unique(pieces)) != k:
+        if len(np.unique(pieces)) != len(pieces):
             raise ValueError("region: a piece is listed twice")
         if k and (pieces.min() < 0 or pieces.max() >= len(puzzle.pieces)):
             raise ValueError("region: a piece id does not exist")
@@ -175,7 +187,8 @@ def solve_region(
 
     need, internal = _fixed_need(puzzle, board, cells, tables)
     # placements t = (cell ci[t], piece slot pj[t], rotation pr[t]) that fit the rim exactly
-    fits = tables.greymask[pieces][None, :, :] == _rim_masks(puzzle, cells)[:, None, None]  # (k, k, 4)
+    n = len(pieces)
+    fits = tables.greymask[pieces][None, :, :] == _rim_masks(puzzle, cells)[:, None, None]  # (k, n, 4)
     ci, pj, pr = np.nonzero(fits)
     colours = tables.oriented[pieces[pj], pr]  # (T, 4)
     ext = (colours == need[ci]).sum(axis=1)  # matched joins against fixed neighbours
@@ -184,11 +197,16 @@ def solve_region(
     x = [model.new_bool_var("") for _ in range(len(ci))]
     by_cell = np.split(np.arange(len(ci)), np.searchsorted(ci, np.arange(1, k)))
     order = np.argsort(pj, kind="stable")
-    by_piece = np.split(order, np.searchsorted(pj[order], np.arange(1, k)))
-    for group in (*by_cell, *by_piece):
+    by_piece = np.split(order, np.searchsorted(pj[order], np.arange(1, n)))
+    for group in by_cell if n > k else (*by_cell, *by_piece):
         if len(group) == 0:
             return _no_solution(cells, board, -1, "infeasible", start)
         model.add_exactly_one([x[t] for t in group.tolist()])
+    if n > k:  # spare pieces: each used at most once
+        for group in by_piece:
+            if len(group) > 1:
+                model.add_at_most_one([x[t] for t in group.tolist()])
+    _exclude(model, x, k, ci, pieces[pj], pr, exclude)
     weighted = np.flatnonzero(ext).tolist()
     matches = []
     for i, s, i2 in internal:
@@ -204,13 +222,23 @@ def solve_region(
         [int(ext[t]) for t in weighted] + [1] * len(matches),
     )
     model.maximize(objective)
+    if min_joins is not None:
+        model.add(objective >= int(min_joins))
 
-    incumbent = -1
+    incumbent, placed = -1, None
     if repair:
-        chosen = (pj == ci) & (pr == current_rot[ci])  # slot j holds the piece of cell j
-        if not np.all(np.bincount(ci[chosen], minlength=k) == 1):
-            raise ValueError("region: the current placement breaks the rim or kind rules")
-        shows = tables.oriented[pieces, current_rot]  # (k, 4): colours of the incumbent
+        warm_start = (pieces, current_rot)
+    if warm_start is not None:
+        placed = (
+            np.array(warm_start[0], dtype=np.int64).reshape(-1),
+            np.array(warm_start[1], dtype=np.int64).reshape(-1) % 4,
+        )
+        chosen = (pieces[pj] == placed[0][ci]) & (pr == placed[1][ci])
+        if len(placed[0]) != k or not np.all(np.bincount(ci[chosen], minlength=k) == 1):
+            raise ValueError(
+                "region: the current placement breaks the rim or kind rules (or uses a piece not offered)"
+            )
+        shows = tables.oriented[placed[0], placed[1]]  # (k, 4): colours of the incumbent
         incumbent = int(ext[chosen].sum()) + sum(
             int(shows[i, s] == shows[i2, (s + 2) % 4]) for i, s, i2 in internal
         )
@@ -232,10 +260,16 @@ def solve_region(
     solver.parameters.random_seed = int(seed) % (2**31)
     if deterministic_time is not None:
         solver.parameters.max_deterministic_time = float(deterministic_time)
-    status = solver.Solve(model)
+    if stop_requested is None:
+        status = solver.Solve(model)
+    else:
+        from .construct.cpsat import solve_interruptibly  # the run's signal handling stops CP-SAT
+
+        solver.parameters.catch_sigint_signal = False
+        status = solve_interruptibly(solver, model, stop_requested)
     name = _STATUS.get(status, "unknown")
     if name not in ("optimal", "feasible"):
-        return _no_solution(cells, board, incumbent, name, start)
+        return _no_solution(cells, board, incumbent, name, start, placed)
     values = np.fromiter((solver.BooleanValue(v) for v in x), dtype=bool, count=len(x))
     sel = np.flatnonzero(values)
     piece = np.empty(k, dtype=np.int64)
@@ -248,13 +282,30 @@ def solve_region(
     return RegionSolution(piece, rot, joins, name, time.perf_counter() - start)
 
 
+def _exclude(model, x: list, k: int, ci: np.ndarray, piece: np.ndarray, rot: np.ndarray, exclude) -> None:
+    """No-good cuts: each excluded (piece, rot) placement of the k cells loses at least one of its placements.
+
+    An excluded placement that uses a placement the model does not have is impossible already: no cut.
+    """
+    for old_piece, old_rot in exclude:
+        old_piece = np.asarray(old_piece, dtype=np.int64).reshape(-1)
+        old_rot = np.asarray(old_rot, dtype=np.int64).reshape(-1) % 4
+        if len(old_piece) != k or len(old_rot) != k:
+            raise ValueError(f"region: an excluded placement has {len(old_piece)} pieces for {k} cells")
+        wanted = [
+            np.flatnonzero((ci == i) & (piece == p) & (rot == r))
+            for i, (p, r) in enumerate(zip(old_piece, old_rot, strict=True))
+        ]
+        if all(len(t) == 1 for t in wanted):
+            model.add_bool_or([~x[int(t[0])] for t in wanted])
+
+
 def _no_solution(
-    cells: np.ndarray, board: Board, incumbent: int, status: str, start: float
+    cells: np.ndarray, board: Board, incumbent: int, status: str, start: float, placed=None
 ) -> RegionSolution:
-    """The incumbent (a repair: ``incumbent`` >= 0 joins) or -1 arrays when CP-SAT found nothing."""
+    """The incumbent (a repair or warm start: ``incumbent`` >= 0 joins) or -1 arrays when CP-SAT found nothing."""
     if incumbent >= 0:
-        piece = board.piece[cells[:, 0], cells[:, 1]].astype(np.int64)
-        rot = board.rot[cells[:, 0], cells[:, 1]].astype(np.int64) % 4
+        piece, rot = placed
         return RegionSolution(piece, rot, incumbent, status, time.perf_counter() - start)
     minus = np.full(len(cells), -1, dtype=np.int64)
     return RegionSolution(minus, minus.copy(), -1, status, time.perf_counter() - start)

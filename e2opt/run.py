@@ -269,6 +269,7 @@ def _start(
             _construction_deadline(cfg),
             run_dir,
             lambda: interrupted.triggered,
+            run.progress.message,
         )
         run.events.write("construction", **{**run.construction, "wall_s": round(clock.wall(), 3)})
         run.progress.message(_construction_line(run.construction, puzzle.max_score))

@@ -36,11 +36,11 @@ def _region_joins(puzzle: Puzzle, piece: np.ndarray, rot: np.ndarray, cells: set
 
 
 def _brute_force(puzzle: Puzzle, board: Board, cells: list[tuple[int, int]], pieces: list[int]) -> int:
-    """The best region joins over every placement of ``pieces`` on ``cells`` (rotations included)."""
+    """The best region joins over every placement of ``pieces`` (or as many of them) on ``cells``."""
     piece, rot = board.piece.copy(), board.rot.copy()
     region = set(cells)
     best = -1
-    for perm in itertools.permutations(pieces):
+    for perm in itertools.permutations(pieces, len(cells)):
         options = [puzzle.valid_rotations(p, r, c) for p, (r, c) in zip(perm, cells, strict=True)]
         if any(not o for o in options):
             continue
@@ -173,3 +173,95 @@ def test_wrong_kinds_are_infeasible_and_flat_cells_accepted():
     assert sol.status == "infeasible" and sol.joins == -1 and sol.piece.tolist() == [-1]
     sol = solve_region(puzzle, solution, np.array([0, 1, 5, 6]))
     assert sol.joins == _region_joins(puzzle, solution.piece, solution.rot, {(0, 0), (0, 1), (1, 0), (1, 1)})
+
+
+def _emptied(seed: int, size: tuple[int, int], origin: tuple[int, int]):
+    """A solved 6x6 puzzle with an inner window emptied and a few spare inner pieces lifted elsewhere."""
+    puzzle, solution = generate(6, 6, 3, 4, seed, 0)
+    board = solution.copy()
+    cells = [(origin[0] + r, origin[1] + c) for r in range(size[0]) for c in range(size[1])]
+    spare = [(4, 4), (4, 3)] if origin[0] < 3 else [(1, 1), (1, 2)]
+    pieces = [int(board.piece[cell]) for cell in cells + spare]
+    for cell in cells + spare:
+        board.piece[cell] = -1
+    return puzzle, board, cells, pieces
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_more_pieces_than_cells_equals_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    puzzle, board, cells, pieces = _emptied(seed, (1, 2), (int(rng.integers(1, 3)), int(rng.integers(1, 3))))
+    sol = solve_region(puzzle, board, cells, pieces=np.array(pieces)[rng.permutation(len(pieces))], seed=seed)
+    assert sol.status == "optimal"
+    assert sol.joins == _brute_force(puzzle, board, cells, pieces)
+    assert len(set(sol.piece.tolist())) == len(cells) and set(sol.piece.tolist()) <= set(pieces)
+    placed = _apply(board, cells, sol)
+    assert sol.joins == _region_joins(puzzle, placed.piece, placed.rot, set(cells))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_excluded_placements_are_not_returned(seed):
+    puzzle, board, cells, pieces = _emptied(seed, (1, 2), (1, 1))
+    seen = []
+    for _ in range(3):
+        sol = solve_region(puzzle, board, cells, pieces=np.array(pieces), seed=seed, exclude=seen)
+        assert sol.status == "optimal"
+        got = (sol.piece.tolist(), sol.rot.tolist())
+        assert got not in [(p.tolist(), r.tolist()) for p, r in seen]
+        seen.append((sol.piece, sol.rot))
+    # a placement the model cannot make (a piece not offered) cuts nothing
+    first = solve_region(puzzle, board, cells, pieces=np.array(pieces), seed=seed)
+    absent = next(p for p in range(len(puzzle.pieces)) if p not in pieces)
+    impossible = (np.array([first.piece[0], absent]), first.rot)
+    other = solve_region(puzzle, board, cells, pieces=np.array(pieces), seed=seed, exclude=[impossible])
+    assert other.joins == first.joins
+    with pytest.raises(ValueError, match="excluded placement"):
+        solve_region(puzzle, board, cells, pieces=np.array(pieces), exclude=[(np.array([1]), np.zeros(1))])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_min_joins_bounds_the_result(seed):
+    puzzle, board, cells, pieces = _emptied(seed, (2, 2), (1, 1))
+    best = solve_region(puzzle, board, cells, pieces=np.array(pieces), seed=seed)
+    assert best.status == "optimal"
+    assert (
+        solve_region(puzzle, board, cells, pieces=np.array(pieces), min_joins=best.joins).joins == best.joins
+    )
+    too_many = solve_region(puzzle, board, cells, pieces=np.array(pieces), min_joins=best.joins + 1)
+    assert too_many.status == "infeasible" and too_many.joins == -1
+
+
+def test_a_stop_request_ends_the_solve_early():
+    puzzle, _ = generate(12, 12, 4, 8, 5, 0)
+    board = random_board(puzzle, np.random.default_rng(0))
+    cells = [(r, c) for r in range(1, 11) for c in range(1, 11)]
+    sol = solve_region(puzzle, board, cells, time_limit_s=60, stop_requested=lambda: True, hint=False)
+    assert sol.seconds < 10
+    assert sol.status in ("unknown", "feasible")
+    assert rule_violations(puzzle, _apply(board, cells, sol)) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_warm_start_is_a_lower_bound_and_the_fallback(seed):
+    puzzle, board, cells, pieces = _emptied(seed, (1, 2), (1, 1))
+    rng = np.random.default_rng(seed)
+    start_piece = rng.permutation(pieces)[: len(cells)]  # inner pieces, any turn fits an inner cell
+    start = (start_piece, rng.integers(0, 4, len(cells)))
+    before = _region_joins(puzzle, *_set(board, cells, *start), set(cells))
+    late = solve_region(puzzle, board, cells, pieces=np.array(pieces), warm_start=start, time_limit_s=1e-9)
+    assert late.status == "unknown" and late.joins == before
+    assert late.piece.tolist() == start[0].tolist() and late.rot.tolist() == start[1].tolist()
+    best = solve_region(puzzle, board, cells, pieces=np.array(pieces), warm_start=start, seed=seed)
+    assert best.status == "optimal" and best.joins == _brute_force(puzzle, board, cells, pieces) >= before
+    with pytest.raises(ValueError, match="not offered"):
+        solve_region(
+            puzzle, board, cells, pieces=np.array(pieces[1:]), warm_start=(np.array(pieces[:4]), start[1])
+        )
+
+
+def _set(board: Board, cells, piece, rot) -> tuple[np.ndarray, np.ndarray]:
+    """Piece and rotation arrays of the board with ``cells`` set to the given placement."""
+    out = board.copy()
+    for (r, c), p, k in zip(cells, piece, rot, strict=True):
+        out.piece[r, c], out.rot[r, c] = p, k
+    return out.piece, out.rot

@@ -1,4 +1,5 @@
-"""Initial boards: random, the relaxed CP-SAT model, a given .board file, a beam or a backtracking scan.
+"""Initial boards: random, the relaxed CP-SAT model, a given .board file, a beam or a backtracking scan,
+or region by region on CP-SAT (paper 002).
 
 ``METHODS`` is the one registry of construction methods (name -> build, puzzle check, threads).
 """
@@ -61,31 +62,50 @@ def _check_backtrack(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, st
     return schedule_problems(cfg.backtrack, puzzle)
 
 
-def _build_random(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+def _build_random(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     return random_board(puzzle, rng), {}
 
 
-def _build_board(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+def _build_board(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     return board_from_file(puzzle, cfg.board), {"board": cfg.board}
 
 
-def _build_cpsat(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+def _build_cpsat(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     from .cpsat import construct_cpsat
 
     log_path = str(log_dir / "cpsat.log") if (log_dir is not None and cfg.cpsat.log) else None
     return construct_cpsat(puzzle, cfg.cpsat, rng, deadline_s, log_path, stop_requested)
 
 
-def _build_beam(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+def _build_beam(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     from .scan import build_beam
 
     return build_beam(puzzle, cfg.beam, rng, deadline_s, stop_requested)
 
 
-def _build_backtrack(puzzle, cfg, rng, deadline_s, log_dir, stop_requested) -> tuple[Board, dict]:
+def _build_backtrack(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     from .scan import build_backtrack
 
     return build_backtrack(puzzle, cfg.backtrack, rng, deadline_s, stop_requested)
+
+
+def _check_regions(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    problems = []
+    for key, size, limit in (("height", cfg.regions.height, puzzle.rows), ("width", cfg.regions.width, puzzle.cols)):
+        if size is not None and size > limit:
+            problems.append(
+                (
+                    f"construct.regions.{key}",
+                    f"{size} is more than the {limit} of the {puzzle.rows}x{puzzle.cols} board",
+                )
+            )
+    return problems
+
+
+def _build_regions(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
+    from .regions import construct_regions
+
+    return construct_regions(puzzle, cfg.regions, rng, deadline_s, stop_requested, report)
 
 
 @dataclass(frozen=True)
@@ -103,6 +123,7 @@ METHODS: dict[str, Method] = {
     "cpsat": Method(_build_cpsat, _check_cpsat, lambda cfg: cfg.cpsat.num_workers),
     "beam": Method(_build_beam),
     "backtrack": Method(_build_backtrack, _check_backtrack),
+    "regions": Method(_build_regions, _check_regions, lambda cfg: cfg.regions.num_workers),
 }
 
 
@@ -128,14 +149,18 @@ def construct(
     deadline_s: float | None = None,
     log_dir: Path | None = None,
     stop_requested: Callable[[], bool] | None = None,
+    report: Callable[[str], None] | None = None,
 ) -> tuple[Board, dict]:
     """The initial board and an info dict for result.json (method, score, seconds, method details).
 
-    ``stop_requested`` (a signal arrived) cuts a CP-SAT, beam or backtrack construction short.
+    ``stop_requested`` (a signal arrived) cuts a CP-SAT, beam, backtrack or regions construction short;
+    ``report`` shows progress lines of long constructions (regions).
     """
     start = time.perf_counter()
     info: dict = {"method": cfg.method}
-    board, details = METHODS[cfg.method].build(puzzle, cfg, rng, deadline_s, log_dir, stop_requested)
+    board, details = METHODS[cfg.method].build(
+        puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report
+    )
     info.update(details)
     info["score"] = score(puzzle, board)
     info["seconds"] = round(time.perf_counter() - start, 3)
