@@ -283,7 +283,7 @@ def format_construct(rows: list[ConstructRow], name: str, method: str) -> str:
 
 def run_construct(config: str, cpu_s: list[float], seeds: list[int], overrides: list[str] = ()) -> str:
     """`e2opt bench construct`: the config's construction alone, per CPU budget and seed, as a table."""
-    from .config import load_config
+    from .loader import load_config
 
     for budget in cpu_s:
         _check_cpu_s(budget)

@@ -272,8 +272,8 @@ def test_schedule_fractions_and_absolute_depths():
 def test_a_bad_schedule_is_a_config_error(tmp_path, breaks, words):
     import yaml
 
-    from e2opt.config import load_config
     from e2opt.errors import ConfigError
+    from e2opt.loader import load_config
 
     path = tmp_path / "c.yaml"
     data = {
@@ -288,8 +288,8 @@ def test_a_bad_schedule_is_a_config_error(tmp_path, breaks, words):
 
 
 def test_beam_and_backtrack_sections_reject_unknown_keys(tmp_path):
-    from e2opt.config import load_config
     from e2opt.errors import ConfigError
+    from e2opt.loader import load_config
 
     path = tmp_path / "c.yaml"
     path.write_text(f"instance: {INSTANCES / 'eternity2.txt'}\nconstruct:\n  beam:\n    widht: 3\n")
@@ -334,7 +334,7 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
 
     import yaml
 
-    from e2opt.config import load_config
+    from e2opt.loader import load_config
     from e2opt.run import run_config
 
     data = {

@@ -11,12 +11,13 @@ import pytest
 import yaml
 
 from e2opt.board import Board, format_board, join_matches, rule_violations, score
-from e2opt.config import RegionsConfig, load_config
+from e2opt.config import RegionsConfig
 from e2opt.construct import regions as regions_mod
 from e2opt.construct.region_pieces import fill_region, possible_joins
 from e2opt.construct.regions import construct_regions, region_list
 from e2opt.errors import ConfigError
 from e2opt.generate import generate
+from e2opt.loader import load_config
 from e2opt.puzzle import GREY, Puzzle, format_puzzle, read_puzzle
 from e2opt.run import run_config
 from e2opt.verify import verify_texts
