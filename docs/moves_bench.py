@@ -29,8 +29,8 @@ from e2opt.config import (
     RegionMoveConfig,
     SearchConfig,
     TsrMoveConfig,
-    load_config,
 )
+from e2opt.loader import load_config
 from e2opt.puzzle import read_puzzle
 from e2opt.region_model import solve_region
 from e2opt.search.tabu import TabuSearch, warm_up
