@@ -315,7 +315,7 @@ def test_max_iterations_zero_is_allowed():
         ("search: {bias: x}", "key 'search.bias': expected a number, got 'x'"),
         ("name: 3", "key 'name': expected a string, got 3"),
         ("search: {check: 1}", "key 'search.check': expected true or false, got 1"),
-        ("construct: {method: magic}", "key 'construct.method': expected one of 'random', 'cpsat', 'board', got 'magic'"),
+        ("construct: {method: magic}", "key 'construct.method': expected one of 'random', 'cpsat', 'board', 'beam', 'backtrack', 'regions', got 'magic'"),
         ("construct: {method: true}", "key 'construct.method': expected one of 'random', 'cpsat', 'board', got True"),
         ("search: {tabu_cells: 3}", "key 'search.tabu_cells': expected a list of 2 values, got 3"),
         ("search: {tabu_cells: [1, 2, 3]}", "key 'search.tabu_cells': expected a list of 2 values, got [1, 2, 3]"),
