@@ -316,7 +316,7 @@ def test_max_iterations_zero_is_allowed():
         ("name: 3", "key 'name': expected a string, got 3"),
         ("search: {check: 1}", "key 'search.check': expected true or false, got 1"),
         ("construct: {method: magic}", "key 'construct.method': expected one of 'random', 'cpsat', 'board', 'beam', 'backtrack', 'regions', got 'magic'"),
-        ("construct: {method: true}", "key 'construct.method': expected one of 'random', 'cpsat', 'board', got True"),
+        ("construct: {method: true}", "key 'construct.method': expected one of 'random', 'cpsat', 'board', 'beam', 'backtrack', 'regions', got True"),
         ("search: {tabu_cells: 3}", "key 'search.tabu_cells': expected a list of 2 values, got 3"),
         ("search: {tabu_cells: [1, 2, 3]}", "key 'search.tabu_cells': expected a list of 2 values, got [1, 2, 3]"),
         ("stop: {max_cpu_s: x}", "key 'stop.max_cpu_s': expected a number or null, got 'x'"),

@@ -57,7 +57,8 @@ def test_colour_ids_are_renumbered_densely_and_written_back_as_the_file_had_them
     board = parse_board(TINY_BOARD)
     assert score(puzzle, board) == puzzle.max_score == score(parse_puzzle(TINY_PUZZLE), board)
     search = TabuSearch(puzzle, board, SearchConfig(holes=2), np.random.default_rng(0))
-    assert search._need.size <= 5  # colour-indexed buffers sized by the colours used, not by their ids
+    need = next(m for m in search.moves if m.name == "assignment")._need
+    assert need.size <= 5  # colour-indexed buffers sized by the colours used, not by their ids
     assert parse_puzzle(TINY_PUZZLE).colour_ids == ()  # already dense: nothing to remember
 
 

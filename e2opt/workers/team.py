@@ -168,11 +168,11 @@ class Team:
         team_meta = meta["team"]
         n = int(team_meta["workers"])
         team = cls(cfg, run_dir, puzzle, n, stopping.Clock(meta["wall_s"], 0.0))
-        names = [f.name for f in SearchState.__dataclass_fields__.values()]
         for i, worker_meta in enumerate(team_meta["meta"]):
             if worker_meta is None:
                 continue
-            search = {k: state[f"w{i}.{k}"] for k in names}
+            prefix = f"w{i}."  # the search state's fields and the arrays its moves keep (SearchState.extra)
+            search = {k[len(prefix) :]: v for k, v in state.items() if k.startswith(prefix)}
             SearchState.from_dict(search).check_fits(team.flat.n)
             team.states[i] = {
                 "meta": worker_meta,
