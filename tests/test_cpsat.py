@@ -20,9 +20,9 @@ from e2opt.construct.cpsat_model import (
     check_relaxed,
     draw_relaxed,
     max_relaxed,
-    spiral_order,
     symmetry_applies,
 )
+from e2opt.construct.order import spiral as spiral_order
 from e2opt.errors import E2optError
 from e2opt.generate import generate
 from e2opt.puzzle import Puzzle, format_puzzle, read_puzzle

@@ -20,6 +20,7 @@ from ortools.sat.python import cp_model
 from ..board import Board
 from ..errors import E2optError
 from ..puzzle import CORNER, Puzzle
+from .order import spiral
 
 Cell = tuple[int, int]
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # neighbour offsets of sides t, r, b, l
@@ -250,21 +251,6 @@ def build_model(
     return PuzzleModel(model, choice, options, matches)
 
 
-def spiral_order(rows: int, cols: int) -> list[Cell]:
-    """Cells clockwise from the top-left corner, rim first, then ring after ring inward."""
-    out: list[Cell] = []
-    top, left, bottom, right = 0, 0, rows - 1, cols - 1
-    while top <= bottom and left <= right:
-        out += [(top, c) for c in range(left, right + 1)]
-        out += [(r, right) for r in range(top + 1, bottom + 1)]
-        if top < bottom:
-            out += [(bottom, c) for c in range(right - 1, left - 1, -1)]
-        if left < right:
-            out += [(r, left) for r in range(bottom - 1, top, -1)]
-        top, left, bottom, right = top + 1, left + 1, bottom - 1, right - 1
-    return out
-
-
 VARIABLE_STRATEGIES = {
     "min_domain": cp_model.CHOOSE_MIN_DOMAIN_SIZE,
     "max_domain": cp_model.CHOOSE_MAX_DOMAIN_SIZE,
@@ -281,11 +267,7 @@ def add_strategy(pm: PuzzleModel, rows: int, cols: int, variable: str, value: st
     """
     if variable == "default":
         return False
-    cells = (
-        spiral_order(rows, cols)
-        if variable == "spiral"
-        else [(r, c) for r in range(rows) for c in range(cols)]
-    )
+    cells = spiral(rows, cols) if variable == "spiral" else [(r, c) for r in range(rows) for c in range(cols)]
     select = cp_model.SELECT_MAX_VALUE if value == "max" else cp_model.SELECT_MIN_VALUE
     pm.model.add_decision_strategy([pm.choice[cell] for cell in cells], VARIABLE_STRATEGIES[variable], select)
     return True

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..construct.cpsat_model import spiral_order
+from ..construct.order import spiral
 from ..errors import E2optError
 from ..puzzle import CORNER, Puzzle
 
@@ -26,7 +26,7 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # neighbour offsets of sides t, r, b
 
 def spiral_cells(rows: int, cols: int) -> list[int]:
     """Cell indices clockwise from the top-left corner, rim first, then ring after ring inward."""
-    return [r * cols + c for r, c in spiral_order(rows, cols)]
+    return [r * cols + c for r, c in spiral(rows, cols)]
 
 
 def _table(keys: list[tuple[int, int, int]], n_keys: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
