@@ -40,9 +40,17 @@ def _run(config: str, seed: int, sets: list[str], runs_dir: str) -> dict:
     return {**json.loads((Path(folder) / "result.json").read_text()), "folder": folder}
 
 
-def run_one(config: str, seed: int, sets: list[str], search_cpu: float | None, runs_dir: str) -> dict:
+def run_one(
+    config: str,
+    seed: int,
+    sets: list[str],
+    search_cpu: float | None,
+    runs_dir: str,
+    search_config: str | None = None,
+) -> dict:
     """Construct only; with ``search_cpu``, then search from that board (construct.method board) for that
-    many CPU seconds, so that every start gets the same search budget whatever its construction cost."""
+    many CPU seconds, so that every start gets the same search budget whatever its construction cost.
+    ``search_config`` (default: ``config``) gives the search settings of that second run, one worker."""
     load = os.getloadavg()[0]
     built = _run(config, seed, [*sets, "stop.max_iterations=0"], runs_dir)
     c = built["construction"]
@@ -60,9 +68,16 @@ def run_one(config: str, seed: int, sets: list[str], search_cpu: float | None, r
     if search_cpu:
         board = str(Path(built["folder"]) / "best.board")
         searched = _run(
-            config,
+            search_config or config,
             seed,
-            [*sets, "construct.method=board", f"construct.board={board}", f"stop.max_cpu_s={search_cpu}"],
+            [
+                *(sets if search_config is None else []),
+                "construct.method=board",
+                f"construct.board={board}",
+                f"stop.max_cpu_s={search_cpu}",
+                "stop.max_wall_s=null",
+                "run.workers=1",
+            ],
             runs_dir,
         )
         line.update(final_score=searched["best_score"], search_cpu_s=searched["cpu_s"])
@@ -77,6 +92,7 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], dest="sets")
     parser.add_argument("--label", required=True)
     parser.add_argument("--search-cpu", type=float, default=None)
+    parser.add_argument("--search-config", default=None, help="config of the search run (default: the same)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as runs_dir:
@@ -86,8 +102,9 @@ def main() -> None:
                 "config": args.config,
                 "sets": args.sets,
                 "search_cpu_s": args.search_cpu,
+                "search_config": args.search_config,
             }
-            line.update(run_one(args.config, seed, args.sets, args.search_cpu, runs_dir))
+            line.update(run_one(args.config, seed, args.sets, args.search_cpu, runs_dir, args.search_config))
             with open(args.out, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(line) + "\n")
             print(json.dumps(line), flush=True)
