@@ -268,7 +268,9 @@ def solve_region(
             int(shows[i, s] == shows[i2, (s + 2) % 4]) for i, s, i2 in internal
         )
         if hint:
-            matched = [int(shows[i, s] == col and shows[i2, (s + 2) % 4] == col) for _, i, s, i2, col in matches]
+            matched = [
+                int(shows[i, s] == col and shows[i2, (s + 2) % 4] == col) for _, i, s, i2, col in matches
+            ]
             proto.solution_hint.vars.extend([*range(T), *(m for m, *_ in matches)])
             proto.solution_hint.values.extend([*chosen.astype(np.int64).tolist(), *matched])
             at_least(incumbent)
