@@ -24,8 +24,8 @@ def _point(event: dict) -> tuple[float, int] | None:
 def score_series(run_dir: Path) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
     """(best, current): lists of (wall seconds, score), streamed from the run's events.
 
-    Only plotted points are kept: best events for the line, CURRENT_KINDS for the dots, the construction
-    (the starting board) for both; other kinds are skipped.
+    Only plotted points are kept: best events that raise the best for the line, CURRENT_KINDS for the dots,
+    the constructions (starting boards, one per worker) for both; other kinds are skipped.
     """
     best: list[tuple[float, int]] = []
     current: list[tuple[float, int]] = []
@@ -33,8 +33,8 @@ def score_series(run_dir: Path) -> tuple[list[tuple[float, int]], list[tuple[flo
         kind, point = event.get("event"), _point(event)
         if point is None:
             continue
-        if kind in ("best", "construction"):
-            best.append(point)
+        if kind in ("best", "construction") and (not best or point[1] > best[-1][1]):
+            best.append(point)  # the run's best never falls: a later, weaker construction (another worker's) is no best
         if kind in ("construction", *CURRENT_KINDS):
             current.append(point)
     return best, current

@@ -86,6 +86,21 @@ def test_score_series_keeps_the_plotted_points_only(tmp_path):
     assert current == [(0.1, 5), (0.6, 7), (1.0, 8)]
 
 
+def test_the_best_line_of_several_workers_never_falls(tmp_path):
+    """Worker 1's construction (458) comes before worker 0's weaker one (457): the run's best stays 458."""
+    events = [
+        {"event": "start", "wall_s": 0.0},
+        {"event": "construction", "worker": 1, "score": 458, "wall_s": 32.5},
+        {"event": "best", "worker": 1, "score": 458, "wall_s": 32.5},
+        {"event": "construction", "worker": 0, "score": 457, "wall_s": 34.1},
+        {"event": "worker_best", "worker": 0, "score": 457, "wall_s": 34.1},
+        {"event": "best", "worker": 0, "score": 459, "wall_s": 90.0},
+    ]
+    best, current = score_series(make_run(tmp_path, events, None))
+    assert best == [(32.5, 458), (90.0, 459)]
+    assert current == [(32.5, 458), (34.1, 457)]
+
+
 def test_report_and_plots_stream_the_events(tmp_path):
     """A long log is read line by line: memory holds the summary and the plotted points, not the events."""
     filler = {"event": "checkpoint", "iteration": 1, "wall_s": 1.0, "note": "x" * 200}
