@@ -285,3 +285,18 @@ def test_a_cpu_budget_is_shared_by_the_workers(tmp_path):
     assert result.stop_reason == "max_cpu_s (1 s)"
     assert all(0.45 <= w["cpu_s"] <= 0.7 for w in result.workers), result.workers
     assert result.cpu_s == pytest.approx(sum(w["cpu_s"] for w in result.workers), abs=0.01)
+
+
+def test_per_move_totals_add_up_over_workers_and_restarts(straight):
+    """result.json, the end event and `e2opt report` give the moves of every worker and every search."""
+    from e2opt.report import run_report
+
+    run_dir = Path(straight.run_dir)
+    for worker in straight.workers:
+        assert sum(m["calls"] for m in worker["moves"].values()) == worker["iterations"]
+    assert sum(w["restarts"] for w in straight.workers) > 0  # totals carried across restarts too
+    end = [e for e in read_events(run_dir) if e["event"] == "end"][-1]
+    assert sum(m["calls"] for m in end["moves"].values()) == straight.iterations == 6000
+    total = end["moves"]["assignment"]
+    assert total["gain"] == sum(w["moves"]["assignment"]["gain"] for w in straight.workers)
+    assert "move assignment: 6,000 calls" in run_report(run_dir, plots=False)

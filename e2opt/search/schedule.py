@@ -108,3 +108,18 @@ class Schedule:
             }
             for name, t, c, s in zip(self.names, self.totals, self.cpu, self.share, strict=True)
         }
+
+
+def add_totals(summaries: list[dict[str, dict]]) -> dict[str, dict]:
+    """Per-move summaries of several searches (workers, restarts) added up; share: the mean of their shares."""
+    total: dict[str, dict] = {}
+    for summary in summaries:
+        for name, m in summary.items():
+            t = total.setdefault(name, {"calls": 0, "cpu_s": 0.0, "gain": 0, "improved": 0, "shares": []})
+            for key in ("calls", "cpu_s", "gain", "improved"):
+                t[key] += m[key]
+            t["shares"].append(m["share"])
+    for t in total.values():
+        shares = t.pop("shares")
+        t["cpu_s"], t["share"] = round(t["cpu_s"], 3), round(sum(shares) / len(shares), 4)
+    return total

@@ -29,6 +29,7 @@ from ..fsutil import atomic_write_text
 from ..progress import Progress
 from ..puzzle import Puzzle
 from ..runfolder import BEST, RESULT
+from ..search.schedule import add_totals
 from ..signals import StopSignals
 from .round import search_round
 from .slots import LocalSlots
@@ -257,6 +258,7 @@ def _finish(team: Team, events: EventLog, result_cls: Any) -> Any:
                 "lost": team.lost[i],
                 "construction_score": meta["construction"].get("score"),
                 "stop_reason": team.finished[i],
+                "moves": team.move_summaries[i],
             }
         )
     result = result_cls(
@@ -278,7 +280,11 @@ def _finish(team: Team, events: EventLog, result_cls: Any) -> Any:
         best_board=team.best_board,
         workers=per_worker,
     )
-    events.write("end", **{k: v for k, v in result.to_json().items() if k not in ("construction", "workers")})
+    events.write(
+        "end",
+        **{k: v for k, v in result.to_json().items() if k not in ("construction", "workers")},
+        moves=add_totals(team.move_summaries),
+    )
     atomic_write_text(team.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n")
     events.close()
     if cfg.output.plots:

@@ -23,6 +23,7 @@ from ..configload import build
 from ..construct import construct, threads_used
 from ..puzzle import Puzzle, read_puzzle_cached
 from ..search.flat import FlatPuzzle
+from ..search.schedule import add_totals
 from ..search.state import SearchState
 from ..search.tabu import TabuSearch, warm_up
 
@@ -140,9 +141,18 @@ class _Worker:
     def moves(self) -> int:
         return self.meta["moves_before"] + self.search.state.iteration
 
+    def move_summary(self) -> dict[str, dict]:
+        """Per-move totals over every search of this worker; the share is the current search's."""
+        current = self.search.schedule.summary()
+        total = add_totals([self.meta.get("moves_summary_before", {}), current])
+        for name, m in current.items():
+            total[name]["share"] = m["share"]
+        return total
+
     def restart(self) -> None:
         """Leave a stagnated search for a new board from ``run.restart_from`` (a fresh one if none published)."""
         st = self.search.state
+        self.meta["moves_summary_before"] = self.move_summary()
         self.meta["moves_before"] += st.iteration
         self.meta["diversifications_before"] += st.diversifications
         self.meta["intensifications_before"] += st.intensifications
@@ -249,4 +259,5 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
         "finished": finished,
         "current": int(st.score),
         "moves": worker.moves(),
+        "move_summary": worker.move_summary(),
     }

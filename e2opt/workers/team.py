@@ -21,6 +21,7 @@ from ..events import EventLog
 from ..puzzle import Puzzle
 from ..runfolder import BEST
 from ..search.flat import FlatPuzzle
+from ..search.schedule import add_totals
 from ..search.state import SearchState
 from ..verify import verify_texts
 
@@ -36,6 +37,7 @@ class Team:
         self.finished: list[str | None] = [None] * n
         self.current, self.moves = [0] * n, [0] * n
         self.rounds, self.lost = [0] * n, [0] * n
+        self.move_summaries: list[dict[str, dict]] = [{} for _ in range(n)]  # each worker's per-move totals
         self.elite: list[dict[str, Any]] = []  # {"score", "piece", "rot"}, best first, distinct
         self.published: list[dict[str, Any]] = []
         self.best: dict[str, Any] | None = None  # {"score", "worker", "iteration", "wall_s", "cpu_s"}
@@ -59,6 +61,7 @@ class Team:
         first = self.states[i] is None
         self.states[i], self.finished[i] = state, answer["finished"]
         self.current[i], self.moves[i] = answer["current"], answer["moves"]
+        self.move_summaries[i] = answer["move_summary"]
         self.rounds[i] += 1
         if first:
             info = state["meta"]["construction"]
@@ -122,6 +125,7 @@ class Team:
             "intensifications": self.totals("intensifications"),
             "wall_s": self.clock.wall(),
             "cpu_s": self.cpu(),
+            "moves": add_totals(self.move_summaries),  # per move, all workers (for events and report)
         }
 
     # --- checkpoint ---
