@@ -66,7 +66,8 @@ def paper000(args) -> None:
         frame, inner = PAPER_COLOURS[size]
         for seed in args.seeds:
             puzzle, _ = generate(size, size, frame, inner, seed)
-            for method, order in (("dfs", "row"), ("colorpairs", "row"), ("colorpairs", "mingap")):
+            for variant in args.variants:
+                method, order = variant.split(":")
                 measure(puzzle, args.out, method, args.limit, order=order)
 
 
@@ -104,6 +105,9 @@ def main() -> None:
     p.add_argument("--sizes", type=int, nargs="+", default=[7, 8, 9, 10])
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     p.add_argument("--limit", type=float, default=60.0)
+    p.add_argument(
+        "--variants", nargs="+", default=["dfs:row", "colorpairs:row", "colorpairs:mingap"], help="method:order"
+    )
     h = sub.add_parser("heuristics")
     h.add_argument("--instances", nargs="+")
     h.add_argument("--limit", type=float, default=30.0)

@@ -139,6 +139,11 @@ class KernelSearch:
         return int(self.S[-1][C_SOLUTIONS])
 
     @property
+    def depth(self) -> int:
+        """The level the search is at."""
+        return int(self.S[-1][0])
+
+    @property
     def done(self) -> bool:
         return bool(self.S[-1][C_DONE])
 
