@@ -51,7 +51,9 @@ def test_every_order_finds_exactly_the_brute_force_solutions(case, order, symmet
     assert result.complete and sorted(format_board(b) for b in result.boards) == brute(case)
 
 
-@pytest.mark.parametrize(("path", "symmetry"), [("set1_05x05", True), ("set1_04x04", False), ("set1_03x05", False)])
+@pytest.mark.parametrize(
+    ("path", "symmetry"), [("set1_05x05", True), ("set1_04x04", False), ("set1_03x05", False)]
+)
 def test_row_scan_walks_the_same_tree_as_dfs(path, symmetry):
     """Same static order, same candidates: identical nodes, backtracks and count (squares keep the
     same symmetry corner; rectangles break symmetry differently, so they are compared without it)."""
@@ -80,15 +82,23 @@ def test_restarts_find_perfect_boards_and_only_the_final_run_proves():
     for _ in range(30):  # 30 steps of one node: still in the limited attempts, never done
         search.step(1)
         assert not search.done and not search.final
-    first = run(read_puzzle(SET1 / "set1_05x05.txt"), find_all=False, value_order="random", restarts=20,
-                restart_nodes=200, seed=4)
+    first = run(
+        read_puzzle(SET1 / "set1_05x05.txt"),
+        find_all=False,
+        value_order="random",
+        restarts=20,
+        restart_nodes=200,
+        seed=4,
+    )
     assert first.stopped == "first solution" and not first.complete and len(first.boards) == 1
 
 
 @pytest.mark.slow
 def test_a_restarted_search_stopped_by_the_limit_is_incomplete():
     puzzle = read_puzzle(SET1 / "set1_08x08.txt")
-    result = run(puzzle, find_all=False, value_order="random", restarts=10**6, restart_nodes=10, time_limit_s=0.2)
+    result = run(
+        puzzle, find_all=False, value_order="random", restarts=10**6, restart_nodes=10, time_limit_s=0.2
+    )
     assert not result.complete and result.stopped == "time limit" and "search incomplete" in result.summary()
 
 

@@ -69,7 +69,9 @@ class SolveOptions:
         if self.restarts < 0 or self.restart_nodes <= 0:
             raise E2optError("--restarts must be >= 0 and --restart-nodes positive")
         if self.restarts and (self.method != "scan" or self.find_all or self.value_order != "random"):
-            raise E2optError("--restarts needs --method scan, --value-order random and a first-solution search")
+            raise E2optError(
+                "--restarts needs --method scan, --value-order random and a first-solution search"
+            )
 
 
 @dataclass
