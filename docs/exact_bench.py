@@ -3,7 +3,7 @@
     python docs/exact_bench.py brendan  --limit 120 --cpsat-limit 120 --out docs/exact_brendan.jsonl
     python docs/exact_bench.py paper000 --sizes 7 8 9 10 --seeds 0 1 --limit 60 --out docs/exact_paper000.jsonl
     python docs/exact_bench.py heuristics --limit 30 --out docs/exact_heuristics.jsonl [--first]
-    python docs/exact_bench.py count --instances set1_05x08 set1_06x07 --method scan --limit 240 --out docs/exact_counts.jsonl
+    python docs/exact_bench.py count --instances set1_05x08 set1_06x07 --methods scan --limit 240 --out docs/exact_counts.jsonl
     python docs/exact_bench.py first --instances set1_07x07 --seeds 0 1 2 --restarts 0 1000 --limit 20 --out docs/exact_first.jsonl
     python docs/exact_bench.py table docs/exact_brendan.jsonl
 
@@ -50,7 +50,7 @@ def measure(puzzle: Puzzle, out: Path, method: str, limit: float, find_all: bool
         "cpu_s": round(result.cpu_s, 2),
         "limit_s": limit,
     }
-    row.update({key: kw[key] for key in ("seed", "restarts", "restart_nodes") if key in kw})
+    row.update({key: kw[key] for key in ("seed", "restarts", "restart_nodes", "shave") if key in kw})
     with open(out, "a", encoding="utf-8") as f:
         f.write(json.dumps(row) + "\n")
     print(json.dumps(row), flush=True)
@@ -70,8 +70,9 @@ def paper000(args) -> None:
         for seed in args.seeds:
             puzzle, _ = generate(size, size, frame, inner, seed)
             for variant in args.variants:
-                method, order = variant.split(":")
-                measure(puzzle, args.out, method, args.limit, order=order)
+                method, order, *shave = variant.split(":")
+                extra = {"shave": int(shave[0])} if shave else {}
+                measure(puzzle, args.out, method, args.limit, order=order, **extra)
 
 
 def named(name: str) -> Puzzle:
@@ -82,7 +83,8 @@ def named(name: str) -> Puzzle:
 
 def count(args) -> None:
     for name in args.instances:
-        measure(named(name), args.out, args.method, args.limit, order=args.order)
+        for method in args.methods:
+            measure(named(name), args.out, method, args.limit, order=args.order)
 
 
 def first(args) -> None:
@@ -135,7 +137,7 @@ def main() -> None:
         "--variants",
         nargs="+",
         default=["dfs:row", "colorpairs:row", "colorpairs:mingap"],
-        help="method:order",
+        help="method:order[:shave limit]",
     )
     h = sub.add_parser("heuristics")
     h.add_argument("--instances", nargs="+")
@@ -143,7 +145,7 @@ def main() -> None:
     h.add_argument("--first", action="store_true", help="time to the first solution instead of counting")
     c = sub.add_parser("count")
     c.add_argument("--instances", nargs="+", required=True)
-    c.add_argument("--method", default="scan")
+    c.add_argument("--methods", nargs="+", default=["scan"])
     c.add_argument("--order")
     c.add_argument("--limit", type=float, default=240.0)
     f = sub.add_parser("first")

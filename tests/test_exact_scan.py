@@ -125,8 +125,30 @@ def test_hints_that_clash_leave_no_solution():
         SolveOptions("scan", find_all=True, restarts=3, value_order="random"),
         SolveOptions("scan", restarts=-1),
         SolveOptions("scan", restart_nodes=0),
+        SolveOptions("dfs", shave=4),
+        SolveOptions("colorpairs", shave=-1),
     ],
 )
 def test_bad_scan_options_are_user_errors(opts):
     with pytest.raises(E2optError):
         opts.check()
+
+
+@pytest.mark.parametrize("case", TINY)
+@pytest.mark.parametrize("order", ["row", "mingap"])
+@pytest.mark.parametrize("backjump", [True, False])
+def test_shaving_keeps_every_solution_and_never_adds_nodes(case, order, backjump):
+    puzzle, _ = generate(*case)
+    plain = run(puzzle, "colorpairs", order=order, backjump=backjump)
+    for limit in (2, 50):
+        shaved = run(puzzle, "colorpairs", order=order, backjump=backjump, shave=limit)
+        assert shaved.complete and sorted(format_board(b) for b in shaved.boards) == brute(case)
+        assert shaved.nodes <= plain.nodes
+
+
+def test_shaving_prunes_a_real_puzzle():
+    puzzle = read_puzzle(SET1 / "set1_05x05.txt")
+    plain = run(puzzle, "colorpairs", order="row", keep_boards=False)
+    shaved = run(puzzle, "colorpairs", order="row", keep_boards=False, shave=8)
+    assert shaved.complete and shaved.solutions == plain.solutions == 16
+    assert shaved.nodes < plain.nodes

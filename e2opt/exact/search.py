@@ -26,6 +26,7 @@ class KernelSearch:
         value_order: str,
         stop_at_solution: bool,
         chess: bool = False,
+        shave: int = 0,
     ):
         self.model = model
         n, T, K = model.n, len(model.pieces), model.K
@@ -44,6 +45,7 @@ class KernelSearch:
                 chess,
                 stop_at_solution,
                 words,
+                shave,
             ],
             dtype=np.int64,
         )

@@ -48,6 +48,7 @@ class SolveOptions:
     progress_every_s: float = 5.0
     restarts: int = 0  # scan: limited attempts (Luby node limits) before the final, complete run
     restart_nodes: int = 100_000  # scan: nodes of a Luby unit
+    shave: int = 0  # colorpairs: shaving limit L (0: off)
 
     def check(self) -> None:
         """E2optError (one line, exit 2) on a bad combination."""
@@ -66,6 +67,8 @@ class SolveOptions:
             raise E2optError(f"--value-order {self.value_order}: choose one of {', '.join(VALUE_ORDERS)}")
         if self.method == "scan" and self.value_order not in ("min", "random"):
             raise E2optError(f"--value-order {self.value_order}: scan takes min or random")
+        if self.shave < 0 or (self.shave and self.method != "colorpairs"):
+            raise E2optError(f"--shave {self.shave}: a limit >= 0, with --method colorpairs only")
         if self.restarts < 0 or self.restart_nodes <= 0:
             raise E2optError("--restarts must be >= 0 and --restart-nodes positive")
         if self.restarts and (self.method != "scan" or self.find_all or self.value_order != "random"):
@@ -191,6 +194,7 @@ def _kernel(run: _Run) -> None:
         value_order=opts.value_order,
         stop_at_solution=wants_boards,
         chess=chess,
+        shave=opts.shave,
     )
     _drive(run, ks, model.forbid if chess else None, wants_boards)
 
