@@ -4,7 +4,7 @@ Every cell of a fill order (construct/order.py) is looked up in tables keyed by 
 sides face the rim, which two placed sides key it) and the two colours it must match
 (construct/tables.py), so a candidate needs no check but "tile unused" (and the rare extra sides
 next to a hint): the construction's kernel (construct/backtrack_kernel.py, no breaks allowed) runs
-this 10-15 times faster per node than the general kernel of dfs.py. Enumeration resumes the kernel
+this about 11 times faster per node than the general kernel of dfs.py. Enumeration resumes the kernel
 after each full board. Symmetry (symmetry.py) is broken by hints: the lowest corner piece fixed
 top-left (square), or top-left then top-right in two parts (other boards: one board of each
 half-turn orbit has that corner in the top row). ``restarts`` limited attempts with shuffled
