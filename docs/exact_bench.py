@@ -3,6 +3,8 @@
     python docs/exact_bench.py brendan  --limit 120 --cpsat-limit 120 --out docs/exact_brendan.jsonl
     python docs/exact_bench.py paper000 --sizes 7 8 9 10 --seeds 0 1 --limit 60 --out docs/exact_paper000.jsonl
     python docs/exact_bench.py heuristics --limit 30 --out docs/exact_heuristics.jsonl [--first]
+    python docs/exact_bench.py count --instances set1_05x08 set1_06x07 --methods scan --limit 240 --out docs/exact_counts.jsonl
+    python docs/exact_bench.py first --instances set1_07x07 --seeds 0 1 2 --restarts 0 1000 --limit 20 --out docs/exact_first.jsonl
     python docs/exact_bench.py table docs/exact_brendan.jsonl
 
 Every run is one `solve` in this process, one after the other (CPU seconds, time.process_time); each
@@ -48,6 +50,7 @@ def measure(puzzle: Puzzle, out: Path, method: str, limit: float, find_all: bool
         "cpu_s": round(result.cpu_s, 2),
         "limit_s": limit,
     }
+    row.update({key: kw[key] for key in ("seed", "restarts", "restart_nodes", "shave") if key in kw})
     with open(out, "a", encoding="utf-8") as f:
         f.write(json.dumps(row) + "\n")
     print(json.dumps(row), flush=True)
@@ -66,8 +69,34 @@ def paper000(args) -> None:
         frame, inner = PAPER_COLOURS[size]
         for seed in args.seeds:
             puzzle, _ = generate(size, size, frame, inner, seed)
-            for method, order in (("dfs", "row"), ("colorpairs", "row"), ("colorpairs", "mingap")):
-                measure(puzzle, args.out, method, args.limit, order=order)
+            for variant in args.variants:
+                method, order, *shave = variant.split(":")
+                extra = {"shave": int(shave[0])} if shave else {}
+                measure(puzzle, args.out, method, args.limit, order=order, **extra)
+
+
+def named(name: str) -> Puzzle:
+    """A shipped set-1 puzzle by name (set1_05x08), or a puzzle file by path."""
+    path = SET1 / f"{name}.txt"
+    return read_puzzle(path if path.exists() else name)
+
+
+def count(args) -> None:
+    for name in args.instances:
+        for method in args.methods:
+            measure(named(name), args.out, method, args.limit, order=args.order)
+
+
+def first(args) -> None:
+    """First solution with shuffled values, without and with Luby restarts, per seed."""
+    for name in args.instances:
+        puzzle = named(name)
+        for restarts in args.restarts:
+            for seed in args.seeds:
+                kw = {"order": args.order, "value_order": "random", "seed": seed}
+                if restarts:
+                    kw.update(restarts=restarts, restart_nodes=args.restart_nodes)
+                measure(puzzle, args.out, "scan", args.limit, find_all=False, **kw)
 
 
 def heuristics(args) -> None:
@@ -104,16 +133,41 @@ def main() -> None:
     p.add_argument("--sizes", type=int, nargs="+", default=[7, 8, 9, 10])
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     p.add_argument("--limit", type=float, default=60.0)
+    p.add_argument(
+        "--variants",
+        nargs="+",
+        default=["dfs:row", "colorpairs:row", "colorpairs:mingap"],
+        help="method:order[:shave limit]",
+    )
     h = sub.add_parser("heuristics")
     h.add_argument("--instances", nargs="+")
     h.add_argument("--limit", type=float, default=30.0)
     h.add_argument("--first", action="store_true", help="time to the first solution instead of counting")
-    for s in (b, p, h):
+    c = sub.add_parser("count")
+    c.add_argument("--instances", nargs="+", required=True)
+    c.add_argument("--methods", nargs="+", default=["scan"])
+    c.add_argument("--order")
+    c.add_argument("--limit", type=float, default=240.0)
+    f = sub.add_parser("first")
+    f.add_argument("--instances", nargs="+", required=True)
+    f.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    f.add_argument("--restarts", type=int, nargs="+", default=[0, 1000], help="0: no restarts")
+    f.add_argument("--restart-nodes", type=int, default=100_000)
+    f.add_argument("--order")
+    f.add_argument("--limit", type=float, default=20.0)
+    for s in (b, p, h, c, f):
         s.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table")
     t.add_argument("file")
     args = parser.parse_args()
-    {"brendan": brendan, "paper000": paper000, "heuristics": heuristics, "table": table}[args.what](args)
+    commands = {
+        "brendan": brendan,
+        "paper000": paper000,
+        "heuristics": heuristics,
+        "count": count,
+        "first": first,
+    }
+    {**commands, "table": table}[args.what](args)
 
 
 if __name__ == "__main__":

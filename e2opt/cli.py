@@ -367,11 +367,15 @@ class SolveCmd(Command):
         parser.add_argument("--method", default="colorpairs", help=f"{' | '.join(METHODS)} (default colorpairs)")
         parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
         parser.add_argument("-o", "--output", metavar="DIR", help="write each board as DIR/<puzzle>_<k>.board")
-        parser.add_argument("--order", help=f"variable order: {' | '.join(ORDERS)} (default per method)")
+        parser.add_argument("--order", help=f"variable order: {' | '.join(ORDERS)}; scan: short | row | column | "
+                            "spiral | frame (default per method)")
         parser.add_argument("--value-order", default="min", help=f"{' | '.join(VALUE_ORDERS)} (default min)")
         parser.add_argument("--no-symmetry", action="store_true", help="do not break the turn symmetry")
         parser.add_argument("--no-backjump", action="store_true", help="colorpairs: plain backtracking")
         parser.add_argument("--seed", type=int, default=0, help="CP-SAT seed; shuffles values with --value-order random")
+        parser.add_argument("--restarts", type=int, default=0, help="scan: limited attempts before the final run")
+        parser.add_argument("--restart-nodes", type=int, default=100_000, help="scan: nodes of a Luby restart unit")
+        parser.add_argument("--shave", type=int, default=0, metavar="L", help="colorpairs: shaving limit (0: off)")
         parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
     def run(self, args):
@@ -384,6 +388,7 @@ class SolveCmd(Command):
         opts = SolveOptions(
             args.method, find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
             not args.no_backjump, args.seed, keep_boards=bool(args.output) or not find_all or args.all,
+            restarts=args.restarts, restart_nodes=args.restart_nodes, shave=args.shave,
         )
         opts.check()
         puzzle = read_puzzle(args.puzzle)

@@ -13,7 +13,7 @@ from e2opt.generate import generate
 from e2opt.puzzle import Hint, Puzzle, format_puzzle, read_puzzle
 from e2opt.verify import verify_texts
 
-METHODS = ["colorpairs", "dfs", "chessboard", "cpsat"]
+METHODS = ["colorpairs", "dfs", "scan", "chessboard", "cpsat"]
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
 
 
@@ -55,7 +55,7 @@ def test_hints_are_kept_and_no_symmetry_is_assumed(method):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "group"), [("set1_04x04", 4), ("set1_03x05", 2), ("set1_03x04", 2)])
-@pytest.mark.parametrize("method", ["colorpairs", "dfs", "chessboard"])
+@pytest.mark.parametrize("method", ["colorpairs", "dfs", "scan", "chessboard"])
 def test_symmetry_breaking_divides_the_search_by_the_group_exactly(name, group, method):
     puzzle = read_puzzle(SET1 / f"{name}.txt")
     broken = run(puzzle, method, keep_boards=False)

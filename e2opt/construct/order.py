@@ -26,6 +26,11 @@ def row_scan(rows: int, cols: int, teeth: int = 2) -> list[tuple[int, int]]:
     return [(r, c) for r in range(rows) for c in range(cols)]
 
 
+def column_scan(rows: int, cols: int, teeth: int = 2) -> list[tuple[int, int]]:
+    """Column by column, top to bottom: the row scan along the shorter side of a wide board."""
+    return [(r, c) for c in range(cols) for r in range(rows)]
+
+
 def _ring(rows: int, cols: int, top: int, left: int, bottom: int, right: int) -> list[tuple[int, int]]:
     """The cells of a rectangle's outline, clockwise from its top-left corner."""
     out = [(top, c) for c in range(left, right + 1)]
@@ -71,6 +76,7 @@ def spiral(rows: int, cols: int, teeth: int = 2) -> list[tuple[int, int]]:
 
 ORDERS: dict[str, Callable[[int, int, int], list[tuple[int, int]]]] = {
     "row_scan": row_scan,
+    "column_scan": column_scan,
     "frame_first": frame_first,
     "comb": comb,
     "frame_comb": frame_comb,

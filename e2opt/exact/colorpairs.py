@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 # params indices (M[-1])
-P_K, P_LEVELS, P_ORDER, P_VALUE, P_FILTER, P_BACKJUMP, P_TRACK, P_CHESS, P_STOP, P_WORDS = range(10)
+P_K, P_LEVELS, P_ORDER, P_VALUE, P_FILTER, P_BACKJUMP, P_TRACK, P_CHESS, P_STOP, P_WORDS, P_SHAVE = range(11)
 ONE = np.uint64(1)
 
 

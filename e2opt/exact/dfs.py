@@ -19,6 +19,7 @@ from .colorpairs import (
     P_K,
     P_LEVELS,
     P_ORDER,
+    P_SHAVE,
     P_STOP,
     P_VALUE,
     add_level,
@@ -187,6 +188,43 @@ def dead_neighbour(i, mask, M, S) -> bool:
 
 
 @njit(cache=True)
+def shaved(i, d, mask, M, S) -> bool:
+    """Shaving (paper 000 section 6.2), for contradictions: an empty neighbour of cell i with two or
+    more known sides and at most P_SHAVE candidates, each of which fails the ColorPair check once
+    placed. The levels to blame go to ``mask`` (size 0 when not wanted); the trial placements are
+    not counted as nodes."""
+    nbr, branch, params = M[1], M[9], M[-1]
+    cell_tile, nknown, cstart, ccount, ctile, crot = S[0], S[5], S[12], S[13], S[15], S[16]
+    base = cstart[d] + ccount[d]  # scratch: the next level writes its candidates here later
+    explain = mask.shape[0] > 0
+    why = np.zeros(mask.shape[0], dtype=np.uint64)
+    for s in range(4):
+        c = nbr[i, s]
+        if c < 0 or cell_tile[c] >= 0 or not branch[c] or nknown[c] < 2:
+            continue
+        why[:] = 0
+        count = candidates(c, base, True, why, M, S)
+        if count > params[P_SHAVE]:
+            continue
+        alive = False
+        for e in range(base, base + count):
+            place(c, ctile[e], crot[e], d, M, S)
+            q = pair_failure(c, M, S)
+            if q >= 0 and explain:
+                explain_pair(q, why, M, S)
+            unplace(c, M, S)
+            if q < 0:
+                alive = True
+                break
+        if not alive:
+            if explain:
+                for w in range(mask.shape[0]):
+                    mask[w] |= why[w]
+            return True
+    return False
+
+
+@njit(cache=True)
 def open_level(level, M, S) -> None:
     """Choose the cell of ``level`` and push its candidates (and, with backjumping, why others are out)."""
     params = M[-1]
@@ -243,6 +281,9 @@ def search(M, S, budget) -> int:
                     unplace(i, M, S)
                     continue
             if chess and dead_neighbour(i, conf[d] if backjump else empty, M, S):
+                unplace(i, M, S)
+                continue
+            if params[P_SHAVE] > 0 and d + 1 < levels and shaved(i, d, conf[d] if backjump else empty, M, S):
                 unplace(i, M, S)
                 continue
             if d + 1 == levels:

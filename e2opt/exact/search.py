@@ -26,6 +26,7 @@ class KernelSearch:
         value_order: str,
         stop_at_solution: bool,
         chess: bool = False,
+        shave: int = 0,
     ):
         self.model = model
         n, T, K = model.n, len(model.pieces), model.K
@@ -44,6 +45,7 @@ class KernelSearch:
                 chess,
                 stop_at_solution,
                 words,
+                shave,
             ],
             dtype=np.int64,
         )
@@ -137,6 +139,11 @@ class KernelSearch:
     def solutions(self) -> int:
         """Full boards (or chessboard leaves) reached so far, counted inside the kernel."""
         return int(self.S[-1][C_SOLUTIONS])
+
+    @property
+    def depth(self) -> int:
+        """The level the search is at."""
+        return int(self.S[-1][0])
 
     @property
     def done(self) -> bool:

@@ -1,7 +1,8 @@
 """``e2opt solve``: one perfect board, all of them, or their count, by an exact method; or proof of none.
 
 Methods: ``colorpairs`` (paper 000: offer/demand filtering, backjumping, MinExpectedGap), ``dfs``
-(the same kernel without filtering: the baseline), ``chessboard`` (paper 001 section 5) and ``cpsat``
+(the same kernel without filtering: the baseline), ``scan`` (a static order on the construction's
+tables and kernel: the fast one, with optional restarts), ``chessboard`` (paper 001 section 5) and ``cpsat``
 (the cross-check). On hint-free puzzles the turn symmetry is broken (symmetry.py) and every found
 board stands for its whole orbit, so counts include the turned copies and say how many are distinct.
 Limits are CPU seconds of this process (time.process_time): the machine may be shared.
@@ -22,11 +23,12 @@ from ..verify import verify_texts
 from .chessboard import complete
 from .cpsat import CpSatSearch
 from .model import ORDERS, VALUE_ORDERS, build_model
+from .scan import SCAN_ORDERS, ScanSearch
 from .search import DONE, SOLUTION, KernelSearch
 from .symmetry import orbit, rotation_group
 
-METHODS = ("colorpairs", "dfs", "chessboard", "cpsat")
-DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "chessboard": "row"}
+METHODS = ("colorpairs", "dfs", "scan", "chessboard", "cpsat")
+DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "chessboard": "row", "scan": "short"}
 SLICE_S = 0.25  # target CPU seconds of one kernel call, between progress and limit checks
 
 
@@ -44,6 +46,9 @@ class SolveOptions:
     seed: int = 0
     keep_boards: bool = True
     progress_every_s: float = 5.0
+    restarts: int = 0  # scan: limited attempts (Luby node limits) before the final, complete run
+    restart_nodes: int = 100_000  # scan: nodes of a Luby unit
+    shave: int = 0  # colorpairs: shaving limit L (0: off)
 
     def check(self) -> None:
         """E2optError (one line, exit 2) on a bad combination."""
@@ -53,12 +58,23 @@ class SolveOptions:
             raise E2optError(f"--time-limit {self.time_limit_s}: must be a positive number of seconds")
         if self.method == "cpsat" and (self.order or self.value_order != "min"):
             raise E2optError("--order and --value-order apply to dfs, colorpairs and chessboard, not cpsat")
-        if self.order is not None and self.order not in ORDERS:
-            raise E2optError(f"--order {self.order}: choose one of {', '.join(ORDERS)}")
+        orders = SCAN_ORDERS if self.method == "scan" else ORDERS
+        if self.order is not None and self.order not in orders:
+            raise E2optError(f"--order {self.order}: choose one of {', '.join(orders)} with {self.method}")
         if self.method == "chessboard" and self.order == "mingap":
             raise E2optError("--order mingap needs colour-pair demands on every cell: not with chessboard")
         if self.value_order not in VALUE_ORDERS:
             raise E2optError(f"--value-order {self.value_order}: choose one of {', '.join(VALUE_ORDERS)}")
+        if self.method == "scan" and self.value_order not in ("min", "random"):
+            raise E2optError(f"--value-order {self.value_order}: scan takes min or random")
+        if self.shave < 0 or (self.shave and self.method != "colorpairs"):
+            raise E2optError(f"--shave {self.shave}: a limit >= 0, with --method colorpairs only")
+        if self.restarts < 0 or self.restart_nodes <= 0:
+            raise E2optError("--restarts must be >= 0 and --restart-nodes positive")
+        if self.restarts and (self.method != "scan" or self.find_all or self.value_order != "random"):
+            raise E2optError(
+                "--restarts needs --method scan, --value-order random and a first-solution search"
+            )
 
 
 @dataclass
@@ -152,10 +168,15 @@ class _Run:
 
 
 def _kernel(run: _Run) -> None:
-    """dfs, colorpairs, chessboard: the numba search in slices of about SLICE_S CPU seconds."""
+    """dfs, colorpairs, chessboard, scan: the numba searches."""
     opts, puzzle = run.opts, run.puzzle
     chess = opts.method == "chessboard"
     order = opts.order or DEFAULT_ORDER[opts.method]
+    if opts.method == "scan":
+        random = opts.value_order == "random"
+        ks = ScanSearch(puzzle, order, run.broken, random, opts.seed, opts.restarts, opts.restart_nodes)
+        _drive(run, ks, None, True)
+        return
     model = build_model(
         puzzle,
         order,
@@ -173,7 +194,14 @@ def _kernel(run: _Run) -> None:
         value_order=opts.value_order,
         stop_at_solution=wants_boards,
         chess=chess,
+        shave=opts.shave,
     )
+    _drive(run, ks, model.forbid if chess else None, wants_boards)
+
+
+def _drive(run: _Run, ks: KernelSearch | ScanSearch, chess_forbid, wants_boards: bool) -> None:
+    """Step the search in slices of about SLICE_S CPU seconds: boards, limits, progress, Ctrl-C."""
+    opts, puzzle = run.opts, run.puzzle
     budget = 2000
     try:
         while True:
@@ -182,7 +210,9 @@ def _kernel(run: _Run) -> None:
             took = time.process_time() - start
             budget = int(min(max(budget * SLICE_S / max(took, 1e-3), 1000), budget * 4, 10**9))
             if event == SOLUTION:
-                boards = complete(puzzle, ks.board(), model.forbid, opts.find_all) if chess else [ks.board()]
+                boards = [ks.board()]
+                if chess_forbid is not None:
+                    boards = complete(puzzle, ks.board(), chess_forbid, opts.find_all)
                 for board in boards:
                     run.found(board)
                 if boards and not opts.find_all:
@@ -194,7 +224,7 @@ def _kernel(run: _Run) -> None:
             if run.over_limit():
                 run.result.stopped = "time limit"
                 break
-            run.progress(ks.nodes, f", depth {int(ks.S[-1][0])}/{ks.levels}")
+            run.progress(ks.nodes, f", depth {ks.depth}/{ks.levels}")
     except KeyboardInterrupt:
         run.result.stopped = "interrupted"
     if not wants_boards:
