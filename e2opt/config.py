@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
-from .configload import to_plain
+from .configload import dump_yaml, to_plain
 
 
 def _positive(name: str, value: float | None, allow_zero: bool = False) -> None:
@@ -477,4 +475,4 @@ class RunConfig:
         return to_plain(self)
 
     def to_yaml(self) -> str:
-        return yaml.safe_dump(self.to_dict(), sort_keys=False)
+        return dump_yaml(self.to_dict())

@@ -148,11 +148,20 @@ class _Loader(yaml.SafeLoader):
     """YAML 1.2 numbers (``1e6`` without a dot is a float, as in JSON) and no duplicate keys."""
 
 
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(r"^[-+]?[0-9][0-9_]*(\.[0-9_]*)?[eE][-+]?[0-9]+$"),
-    list("-+0123456789"),
-)
+_EXPONENT_FLOAT = re.compile(r"^[-+]?[0-9][0-9_]*(\.[0-9_]*)?[eE][-+]?[0-9]+$")
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", _EXPONENT_FLOAT, list("-+0123456789"))
+
+
+class _Dumper(yaml.SafeDumper):
+    """Quotes every string the loader would read as a number (``'1e6'``): stored configs read back equal."""
+
+
+_Dumper.add_implicit_resolver("tag:yaml.org,2002:float", _EXPONENT_FLOAT, list("-+0123456789"))
+
+
+def dump_yaml(data: Any) -> str:
+    """YAML text that ``_Loader`` reads back as ``data`` (keys in their given order)."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=False)
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False) -> dict:
