@@ -214,21 +214,13 @@ def solve_region(
     weighted = np.flatnonzero(ext)
     matches = []  # (match variable, cell i, side s, cell i2, colour)
     for i, s, i2 in internal:
-        sides = []  # each side's placements sorted by the colour they show there, and where each colour starts
-        for group, side in ((by_cell[i], s), (by_cell[i2], (s + 2) % 4)):
-            shown = colours[group, side]
-            order = np.argsort(shown, kind="stable")
-            sides.append((group[order].tolist(), shown[order]))
-        common = np.intersect1d(sides[0][1], sides[1][1])
-        bounds = [
-            (np.searchsorted(shown, common).tolist(), np.searchsorted(shown, common, side="right").tolist())
-            for _, shown in sides
-        ]
-        for c, col in enumerate(common.tolist()):
+        a, b = by_cell[i], by_cell[i2]
+        ca, cb = colours[a, s], colours[b, (s + 2) % 4]
+        for col in np.intersect1d(ca, cb).tolist():
             m = len(proto.variables)
             proto.variables.add().domain.extend([0, 1])
-            for (placements, _), (lo, hi) in zip(sides, bounds, strict=True):
-                showing = placements[lo[c] : hi[c]]  # m <= sum of the placements showing col on this side
+            # m <= the sum of the placements showing col, on each side of the join
+            for showing in (a[ca == col].tolist(), b[cb == col].tolist()):
                 linear = proto.constraints.add().linear
                 linear.vars.extend([*showing, m])
                 linear.coeffs.extend([1] * len(showing) + [-1])
