@@ -4,7 +4,8 @@ Every cell of a fill order (construct/order.py) is looked up in tables keyed by 
 sides face the rim, which two placed sides key it) and the two colours it must match
 (construct/tables.py), so a candidate needs no check but "tile unused" (and the rare extra sides
 next to a hint): the construction's kernel (construct/backtrack_kernel.py, no breaks allowed) runs
-this about 11 times faster per node than the general kernel of dfs.py. Enumeration resumes the kernel
+this about 11 times faster per node than the general kernel of dfs.py. A ``Walk`` runs the kernel
+over a range of depths (the whole order here; split.py cuts it for several processes) and resumes it
 after each full board. Symmetry (symmetry.py) is broken by hints: the lowest corner piece fixed
 top-left (square), or top-left then top-right in two parts (other boards: one board of each
 half-turn orbit has that corner in the top row). ``restarts`` limited attempts with shuffled
@@ -75,38 +76,142 @@ def symmetry_parts(puzzle: Puzzle, symmetry: bool) -> list[Puzzle]:
 
 
 @dataclass
-class _Part:
+class Part:
     """One puzzle of the search (see symmetry_parts) with its order, tables and kernel arrays."""
 
     puzzle: Puzzle
     order: FillOrder
     geo: tuple
     tab: tuple
-    rules: tuple
     feasible: bool  # the hints agree with each other
 
     @classmethod
-    def build(cls, puzzle: Puzzle, name: str) -> _Part:
-        """Order, tables (compact dtypes, as the construction uses them) and rules with nothing relaxed."""
+    def build(cls, puzzle: Puzzle, name: str) -> Part:
+        """Order and tables (compact dtypes, as the construction uses them), with nothing relaxed."""
         order = make_order(puzzle, name)
         tables = build_tables(puzzle, order)
         start = tables.exact_start.astype(np.int32)
         cand = tables.exact.astype(np.int32)
         off = np.full_like(start, len(cand))  # no one-off candidates: no break is ever allowed
         tab = (tables.colours, tables.ocol.astype(np.uint8), start, off, cand)
-        m, zero = order.depth, np.zeros(0, dtype=np.int64)
-        no = np.zeros(m, dtype=np.int64)
-        rules = (
-            no,
-            np.ones(m, dtype=np.bool_),
-            False,
-            np.zeros(len(puzzle.pieces), dtype=np.int64),
-            no,
-            zero,
-            zero,
-        )
         geo = (order.cells, order.nbr, order.keys, order.extras, order.slot)
-        return cls(puzzle, order, geo, tab, rules, breaks_of(puzzle, order, zero) == 0)
+        zero = np.zeros(0, dtype=np.int64)
+        return cls(puzzle, order, geo, tab, breaks_of(puzzle, order, zero) == 0)
+
+    def start_board(self) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, used) with only the hints placed."""
+        codes = np.full(self.puzzle.n_cells, -1, dtype=np.int64)
+        used = np.zeros(len(self.puzzle.pieces), dtype=np.uint8)
+        for h in self.puzzle.hints:
+            codes[h.row * self.puzzle.cols + h.col] = h.piece * 4 + h.rot
+            used[h.piece] = 1
+        return codes, used
+
+
+def build_parts(puzzle: Puzzle, order: str, symmetry: bool) -> list[Part]:
+    """The parts searched in turn for an exact ``--order`` name (see symmetry_parts)."""
+    return [Part.build(p, order_name(puzzle, order)) for p in symmetry_parts(puzzle, symmetry)]
+
+
+def shuffle(part: Part, rng: np.ndarray) -> None:
+    """Shuffle the part's candidate lists in place (``--value-order random``)."""
+    if part.order.depth:
+        k.shuffle_lists(part.tab[2], part.tab[4], np.zeros(len(part.puzzle.pieces), np.int64), rng)
+
+
+def board_of(puzzle: Puzzle, codes: np.ndarray) -> Board:
+    """The Board of a full array of codes (piece * 4 + rotation per cell)."""
+    shape = (puzzle.rows, puzzle.cols)
+    return Board((codes // 4).reshape(shape), (codes % 4).reshape(shape))
+
+
+class Walk:
+    """The kernel over depths ``start`` to ``end`` - 1 of a part's order, from a board (``codes``,
+    ``used``, updated in place) that holds the hints and the cells placed before ``start``.
+
+    A walk of no depth is one leaf; a walk of an infeasible part (clashing hints) has none. Splitting
+    a search into a walk of the first D depths and one walk per partial board it reaches gives the
+    same nodes, backtracks and leaves as one walk of the whole order (split.py relies on it).
+    """
+
+    def __init__(
+        self,
+        part: Part,
+        codes: np.ndarray,
+        used: np.ndarray,
+        start: int = 0,
+        end: int | None = None,
+        budget: int = UNBOUNDED,
+    ):
+        end = part.order.depth if end is None else end
+        m = end - start
+        self.part, self.codes, self.used, self.m, self.budget = part, codes, used, m, budget
+        self.geo = tuple(a[start:end] for a in part.geo)
+        no = np.zeros(m, dtype=np.int64)
+        zero = np.zeros(0, dtype=np.int64)
+        n_pieces = len(part.puzzle.pieces)
+        self.rules = (no, np.ones(m, dtype=np.bool_), False, np.zeros(n_pieces, dtype=np.int64), no, zero, zero)
+        self.stack = np.zeros((6, m + 1), dtype=np.int64)
+        self.counters = np.zeros(4, dtype=np.int64)
+        self.touch = np.zeros(part.puzzle.n_cells, dtype=np.int64)
+        self.deepest = np.zeros(m + 1, dtype=np.int64)
+        self.leaves = 0
+        self.resume = False
+        self.exhausted = not part.feasible
+        if m > 0 and part.feasible:
+            _, nbr, keys, _, slot = self.geo
+            k.enter(0, codes, self.stack, nbr, keys, slot, part.tab[0], part.tab[1], part.tab[2])
+
+    @property
+    def nodes(self) -> int:
+        return int(self.counters[k.NODES])
+
+    @property
+    def depth(self) -> int:
+        return max(int(self.counters[k.DEPTH]), 0)
+
+    @property
+    def backtracks(self) -> int:
+        """Levels given up: opened (root + non-leaf placements) minus those still open."""
+        if not self.part.feasible:
+            return 0
+        still = 0 if self.exhausted else min(int(self.counters[k.DEPTH]) + 1, self.m)
+        return 1 + self.nodes - self.leaves - still
+
+    def step(self, chunk: int) -> int:
+        """Run up to ``chunk`` nodes: k.COMPLETE (the board is full), k.EXHAUSTED, k.BUDGET or k.RUNNING."""
+        if self.exhausted:
+            return k.EXHAUSTED
+        if self.m == 0:  # nothing to place: the board is the one leaf
+            self.exhausted = self.leaves == 1
+            self.leaves = 1
+            return k.EXHAUSTED if self.exhausted else k.COMPLETE
+        cells = self.geo[0]
+        if self.resume:  # take the last piece off and scan on at the last depth
+            d = self.m - 1
+            self.used[self.codes[cells[d]] >> 2] = 0
+            self.codes[cells[d]] = -1
+            self.counters[k.DEPTH] = d
+            self.resume = False
+        status = k.dfs(
+            self.stack,
+            self.counters,
+            self.codes,
+            self.used,
+            self.touch,
+            self.deepest,
+            self.geo,
+            self.part.tab,
+            self.rules,
+            self.budget,
+            max(chunk, 1),
+        )
+        if status == k.COMPLETE:
+            self.leaves += 1
+            self.resume = True
+        elif status == k.EXHAUSTED:
+            self.exhausted = True
+        return status
 
 
 class ScanSearch:
@@ -123,24 +228,16 @@ class ScanSearch:
         restart_nodes: int = 100_000,
     ):
         self.puzzle = puzzle
-        self.parts = [_Part.build(p, order_name(puzzle, order)) for p in symmetry_parts(puzzle, symmetry)]
-        m = max(p.order.depth for p in self.parts)
-        self.levels = m
+        self.parts = build_parts(puzzle, order, symmetry)
+        self.levels = max(p.order.depth for p in self.parts)
         self.shuffle, self.restarts, self.restart_nodes = shuffle or restarts > 0, restarts, restart_nodes
         self.rng = np.array([np.random.default_rng(seed).integers(2**63)], dtype=np.uint64)
-        self.stack = np.zeros((6, m + 1), dtype=np.int64)
-        self.counters = np.zeros(4, dtype=np.int64)
-        self.codes = np.full(puzzle.n_cells, -1, dtype=np.int64)
-        self.used = np.zeros(len(puzzle.pieces), dtype=np.uint8)
-        self.touch = np.zeros(puzzle.n_cells, dtype=np.int64)
-        self.deepest = np.zeros(m + 1, dtype=np.int64)
-        self.last = self.codes.copy()  # the last full board reached
+        self.last = np.full(puzzle.n_cells, -1, dtype=np.int64)  # the last full board reached
         self.attempt = 0  # attempts started; the ones after ``restarts`` limited ones are the final run
         self.part = -1
-        self.budget = UNBOUNDED
-        self.scanning = False  # the current part runs the kernel (not a hint-only board)
-        self.exhausted = self.resume = self.done = False
-        self.closed_nodes = self.closed_backtracks = self.leaves = self.solutions = 0
+        self.walk: Walk | None = None
+        self.done = False
+        self.closed_nodes = self.closed_backtracks = self.solutions = 0
         self._next()
 
     @property
@@ -150,100 +247,46 @@ class ScanSearch:
 
     @property
     def nodes(self) -> int:
-        return self.closed_nodes + int(self.counters[k.NODES])
+        return self.closed_nodes + (self.walk.nodes if self.walk else 0)
 
     @property
     def backtracks(self) -> int:
-        return self.closed_backtracks + self._given_up()
+        return self.closed_backtracks + (self.walk.backtracks if self.walk else 0)
 
     @property
     def depth(self) -> int:
-        return max(int(self.counters[k.DEPTH]), 0)
-
-    def _given_up(self) -> int:
-        """Levels of this attempt exhausted: opened (root + non-leaf placements) minus still open."""
-        if not self.scanning:
-            return 0
-        still = (
-            0 if self.exhausted else min(int(self.counters[k.DEPTH]) + 1, self.parts[self.part].order.depth)
-        )
-        return 1 + int(self.counters[k.NODES]) - self.leaves - still
+        return self.walk.depth if self.walk else 0
 
     def _next(self) -> None:
         """Close the attempt and start the next (part, or restart); ``done`` once the final run is over."""
         self.closed_nodes, self.closed_backtracks = self.nodes, self.backtracks
-        self.counters[:] = 0
-        self.leaves = 0
+        self.walk = None
         if self.final:
             self.part += 1
         else:
             self.attempt += 1
             self.part = 0 if self.final else (self.attempt - 1) % len(self.parts)
-            self.budget = UNBOUNDED if self.final else luby(self.attempt) * self.restart_nodes
-        self.scanning = self.exhausted = self.resume = False
         if self.part == len(self.parts):
             self.done = True
             return
         part = self.parts[self.part]
-        self.codes[:] = -1
-        self.used[:] = 0
-        for h in part.puzzle.hints:
-            self.codes[h.row * self.puzzle.cols + h.col] = h.piece * 4 + h.rot
-            self.used[h.piece] = 1
-        if not part.feasible or part.order.depth == 0:
-            return  # nothing to scan: the hinted board is the only leaf (if the hints agree)
         if self.shuffle:
-            k.shuffle_lists(part.tab[2], part.tab[4], part.rules[3], self.rng)
-        self.stack[:] = 0
-        o = part.order
-        k.enter(0, self.codes, self.stack, o.nbr, o.keys, o.slot, part.tab[0], part.tab[1], part.tab[2])
-        self.scanning = True
+            shuffle(part, self.rng)
+        budget = UNBOUNDED if self.final else luby(self.attempt) * self.restart_nodes
+        self.walk = Walk(part, *part.start_board(), budget=budget)
 
     def step(self, budget: int) -> int:
         """Advance by at most ``budget`` nodes: BUDGET, SOLUTION (a full board) or DONE."""
         while not self.done:
-            part = self.parts[self.part]
-            if not self.scanning:
-                leaf = part.feasible
-                if leaf:
-                    self.last = self.codes.copy()
-                self._next()
-                if leaf:
-                    self.solutions += 1
-                    return SOLUTION
-                continue
-            if self.resume:  # take the last piece off and scan on at the last depth
-                d = part.order.depth - 1
-                cell = part.order.cells[d]
-                self.used[self.codes[cell] >> 2] = 0
-                self.codes[cell] = -1
-                self.counters[k.DEPTH] = d
-                self.resume = False
-            before = int(self.counters[k.NODES])
-            status = k.dfs(
-                self.stack,
-                self.counters,
-                self.codes,
-                self.used,
-                self.touch,
-                self.deepest,
-                part.geo,
-                part.tab,
-                part.rules,
-                self.budget,
-                max(budget, 1),
-            )
-            budget -= int(self.counters[k.NODES]) - before
+            walk = self.walk
+            before = walk.nodes
+            status = walk.step(budget)
+            budget -= walk.nodes - before
             if status == k.COMPLETE:
                 self.solutions += 1
-                self.leaves += 1
-                self.last = self.codes.copy()
-                self.resume = True
+                self.last = walk.codes.copy()
                 return SOLUTION
-            if status == k.EXHAUSTED:
-                self.exhausted = True
-                self._next()
-            elif status == k.BUDGET:  # a limited attempt is over: restart
+            if status in (k.EXHAUSTED, k.BUDGET):  # the part is searched, or a limited attempt is over
                 self._next()
             if budget <= 0:
                 return DONE if self.done else BUDGET
@@ -251,5 +294,4 @@ class ScanSearch:
 
     def board(self) -> Board:
         """The last full board reached."""
-        shape = (self.puzzle.rows, self.puzzle.cols)
-        return Board((self.last // 4).reshape(shape), (self.last % 4).reshape(shape))
+        return board_of(self.puzzle, self.last)

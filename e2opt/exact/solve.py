@@ -25,6 +25,7 @@ from .cpsat import CpSatSearch
 from .model import ORDERS, VALUE_ORDERS, build_model
 from .scan import SCAN_ORDERS, ScanSearch
 from .search import DONE, SOLUTION, KernelSearch
+from .split import run_split
 from .symmetry import orbit, rotation_group
 
 METHODS = ("colorpairs", "dfs", "scan", "chessboard", "cpsat")
@@ -49,6 +50,7 @@ class SolveOptions:
     restarts: int = 0  # scan: limited attempts (Luby node limits) before the final, complete run
     restart_nodes: int = 100_000  # scan: nodes of a Luby unit
     shave: int = 0  # colorpairs: shaving limit L (0: off)
+    workers: int = 1  # scan: processes sharing the tree (split.py)
 
     def check(self) -> None:
         """E2optError (one line, exit 2) on a bad combination."""
@@ -71,6 +73,9 @@ class SolveOptions:
             raise E2optError(f"--shave {self.shave}: a limit >= 0, with --method colorpairs only")
         if self.restarts < 0 or self.restart_nodes <= 0:
             raise E2optError("--restarts must be >= 0 and --restart-nodes positive")
+        if self.workers < 1 or (self.workers > 1 and (self.method != "scan" or self.restarts)):
+            raise E2optError(f"--workers {self.workers}: a count >= 1; more than 1 with --method scan only, "
+                             "without --restarts")
         if self.restarts and (self.method != "scan" or self.find_all or self.value_order != "random"):
             raise E2optError(
                 "--restarts needs --method scan, --value-order random and a first-solution search"
@@ -136,10 +141,12 @@ class _Run:
         self.broken = opts.symmetry and self.group > 1  # one board found stands for group boards
         self.result = SolveResult(puzzle.name, opts.method, self.group)
         self.cpu0 = time.process_time()
+        self.others = 0.0  # CPU seconds of worker processes (split.py)
         self.next_progress = opts.progress_every_s
 
     def cpu(self) -> float:
-        return time.process_time() - self.cpu0
+        """CPU seconds of this search: this process's and its workers'."""
+        return time.process_time() - self.cpu0 + self.others
 
     def over_limit(self) -> bool:
         return self.opts.time_limit_s is not None and self.cpu() >= self.opts.time_limit_s
@@ -172,6 +179,10 @@ def _kernel(run: _Run) -> None:
     opts, puzzle = run.opts, run.puzzle
     chess = opts.method == "chessboard"
     order = opts.order or DEFAULT_ORDER[opts.method]
+    if opts.method == "scan" and opts.workers > 1:
+        shuffled = opts.value_order == "random"
+        run_split(run, opts.workers, order, shuffled, opts.seed, opts.keep_boards or not opts.find_all)
+        return
     if opts.method == "scan":
         random = opts.value_order == "random"
         ks = ScanSearch(puzzle, order, run.broken, random, opts.seed, opts.restarts, opts.restart_nodes)

@@ -1,0 +1,231 @@
+"""``e2opt solve --method scan --workers N``: the scan tree cut into subtrees searched by N processes.
+
+The parent walks the first D depths of each part (scan.Walk over depths 0..D-1, D the shallowest
+depth with at least TASKS_PER_WORKER partial boards per worker); every partial board reached there
+is a task, a Walk over the remaining depths from that board. Tasks wait in one queue and go to
+whichever worker is free, so a long subtree holds up no one. The nodes, backtracks and solutions of
+the pieces add up exactly to those of the one-process walk (a test checks it), so a complete count
+does not depend on the number of workers. Which board a first-solution search returns may: the
+first worker to reach one wins. Limits count the CPU seconds of every process together.
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..construct import backtrack_kernel as k
+from ..errors import E2optError
+from ..signals import ignore_sigint
+from .scan import Part, Walk, board_of, build_parts, shuffle
+
+TASKS_PER_WORKER = 500
+SLICE_S = 0.25  # CPU seconds of one kernel call in a worker, between ticks and stop checks
+POLL_S = 0.5  # how long the parent waits for a message before checking limits and progress
+
+
+def prefixes(part: Part, depth: int) -> tuple[list[np.ndarray], Walk]:
+    """Every partial board of the part's first ``depth`` cells (their codes), and the walk that found them."""
+    codes, used = part.start_board()
+    walk = Walk(part, codes, used, 0, depth)
+    found = []
+    while walk.step(1 << 40) == k.COMPLETE:
+        found.append(codes[part.order.cells[:depth]].copy())
+    return found, walk
+
+
+def split_depth(part: Part, want: int) -> int:
+    """The shallowest depth (at most the order's depth - 1) with at least ``want`` partial boards."""
+    depth = 0
+    while depth < part.order.depth - 1 and len(prefixes(part, depth)[0]) < want:
+        depth += 1
+    return depth
+
+
+def _search(part: Part, depth: int, prefix: np.ndarray, keep: bool, stop, results, tick) -> tuple:
+    """Walk the subtree below one partial board; send each board (with ``keep``) and a tick per slice."""
+    codes, used = part.start_board()
+    codes[part.order.cells[:depth]] = prefix
+    used[prefix >> 2] = 1
+    walk = Walk(part, codes, used, depth)
+    chunk, solutions = 20_000, 0
+    while not stop.is_set():
+        start = time.process_time()
+        status = walk.step(chunk)
+        took = time.process_time() - start
+        chunk = int(min(max(chunk * SLICE_S / max(took, 1e-3), 1000), chunk * 4, 10**9))
+        if status == k.COMPLETE:
+            solutions += 1
+            if keep:
+                results.put(("board", codes.copy()))
+        elif status == k.EXHAUSTED:
+            break
+        tick(walk.nodes)
+    return walk.exhausted, walk.nodes, walk.backtracks, solutions
+
+
+def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks, results, stop) -> None:
+    """Process body: take tasks until the queue's end marker or the stop event; report each one."""
+    ignore_sigint()
+    cpu = time.process_time
+
+    def tick(nodes: int) -> None:
+        results.put(("tick", index, cpu(), nodes))
+
+    while not stop.is_set():
+        task = tasks.get()
+        if task is None:
+            break
+        tid, p, prefix = task
+        outcome = _search(parts[p], depths[p], prefix, keep, stop, results, tick)
+        results.put(("task", index, cpu(), tid, *outcome))
+    results.put(("exit", index, cpu()))
+
+
+@dataclass
+class Tally:
+    """What the workers have reported so far."""
+
+    workers: int
+    cpu: list[float] = field(default_factory=list)  # each worker's CPU seconds
+    running: list[int] = field(default_factory=list)  # nodes of each worker's current task
+    nodes: int = 0  # of finished (or stopped) tasks and the prefix walks
+    backtracks: int = 0
+    solutions: int = 0  # leaves reached (without the turned copies)
+    finished: int = 0  # tasks whose subtree was searched to the end
+    exited: int = 0
+
+    def __post_init__(self) -> None:
+        self.cpu = [0.0] * self.workers
+        self.running = [0] * self.workers
+
+    def add(self, walk: Walk) -> None:
+        self.nodes += walk.nodes
+        self.backtracks += walk.backtracks
+
+    def take(self, message: tuple) -> np.ndarray | None:
+        """Book one worker message; the codes of a full board if it is one."""
+        kind = message[0]
+        if kind == "board":
+            return message[1]
+        if kind == "none":
+            return None
+        index, self.cpu[index] = message[1], message[2]
+        if kind == "tick":
+            self.running[index] = message[3]
+        elif kind == "task":
+            exhausted, nodes, backtracks, solutions = message[4:]
+            self.running[index] = 0
+            self.nodes += nodes
+            self.backtracks += backtracks
+            self.solutions += solutions
+            self.finished += exhausted
+        else:
+            self.exited += 1
+        return None
+
+    @property
+    def all_nodes(self) -> int:
+        return self.nodes + sum(self.running)
+
+
+def run_split(run, workers: int, order: str, shuffled: bool, seed: int, keep: bool) -> None:
+    """Search ``run.puzzle`` with ``workers`` processes; fills ``run.result`` as solve._drive does.
+
+    ``run`` is solve._Run: its clock, limits, progress lines and ``found`` (boards are verified and
+    written by the parent only). ``keep``: workers send every full board (else they only count).
+    """
+    import multiprocessing
+
+    parts = build_parts(run.puzzle, order, run.broken)
+    rng = np.array([np.random.default_rng(seed).integers(2**63)], dtype=np.uint64)
+    tally = Tally(workers)
+    tasks_list, depths = [], []
+    for p, part in enumerate(parts):
+        if shuffled:
+            shuffle(part, rng)
+        depths.append(split_depth(part, TASKS_PER_WORKER * workers))
+        found, walk = prefixes(part, depths[-1])
+        tally.add(walk)
+        tasks_list += [(len(tasks_list), p, prefix) for prefix in found]
+    ctx = multiprocessing.get_context("spawn")
+    tasks, results, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
+    for task in tasks_list:
+        tasks.put(task)
+    for _ in range(workers):
+        tasks.put(None)
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # children start with Ctrl-C ignored
+    try:
+        procs = [
+            ctx.Process(target=_worker, args=(i, parts, depths, keep, tasks, results, stop), daemon=True)
+            for i in range(workers)
+        ]
+        for proc in procs:
+            proc.start()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    try:
+        _collect(run, tally, results, procs, len(tasks_list))
+    except KeyboardInterrupt:
+        run.result.stopped = "interrupted"
+    stop.set()
+    for codes in _drain(tally, tasks, results, procs):
+        if run.opts.find_all:  # boards the workers had reached before they saw the stop
+            run.found(board_of(run.puzzle, codes))
+    run.others = sum(tally.cpu)
+    if not keep:
+        run.result.solutions = tally.solutions * (run.group if run.broken else 1)
+    run.result.complete = run.result.stopped is None and tally.finished == len(tasks_list)
+    run.result.nodes, run.result.backtracks = tally.nodes, tally.backtracks
+
+
+def _collect(run, tally: Tally, results, procs: list, n_tasks: int) -> None:
+    """Take worker messages until every task is done, a limit passes or the first board is in."""
+    while tally.finished < n_tasks:
+        codes = tally.take(_next_message(results, procs))
+        run.others = sum(tally.cpu)
+        if codes is not None:
+            run.found(board_of(run.puzzle, codes))
+            if not run.opts.find_all:
+                run.result.stopped = "first solution"
+                break
+        if run.over_limit():
+            run.result.stopped = "time limit"
+            break
+        run.progress(tally.all_nodes, f", {tally.finished}/{n_tasks} subtrees searched")
+
+
+def _next_message(results, procs: list) -> tuple:
+    """The next worker message, or ("none",) after POLL_S; a clear error if a worker died."""
+    try:
+        return results.get(timeout=POLL_S)
+    except queue.Empty:
+        dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
+        if dead:
+            raise E2optError(f"a solve worker process died (exit code {dead[0]}); the search is lost") from None
+        return ("none",)
+
+
+def _drain(tally: Tally, tasks, results, procs: list) -> list[np.ndarray]:
+    """After the stop: empty the task queue, book the workers' last reports until all have exited
+    and join them; returns the boards among those reports."""
+    try:
+        while True:
+            tasks.get_nowait()
+    except queue.Empty:
+        pass
+    for _ in procs:  # a worker waiting for a task gets the end marker
+        tasks.put(None)
+    tasks.cancel_join_thread()
+    boards = []
+    while tally.exited < tally.workers:
+        codes = tally.take(_next_message(results, procs))
+        if codes is not None:
+            boards.append(codes)
+    for proc in procs:
+        proc.join()
+    return boards

@@ -1,0 +1,135 @@
+"""``e2opt solve --method scan --workers N``: the split tree adds up to the one-process tree exactly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import ROOT, SET1
+
+from e2opt.board import format_board
+from e2opt.construct import backtrack_kernel as k
+from e2opt.errors import E2optError
+from e2opt.exact.scan import Walk, build_parts
+from e2opt.exact.solve import SolveOptions, solve
+from e2opt.exact.split import prefixes, split_depth
+from e2opt.generate import generate
+from e2opt.puzzle import Hint, Puzzle, read_puzzle
+from e2opt.verify import verify_files
+
+
+def run(puzzle: Puzzle, **kw):
+    kw.setdefault("find_all", True)
+    return solve(puzzle, SolveOptions("scan", **kw), progress=None)
+
+
+def hinted() -> Puzzle:
+    """A generated 4x4 with one inner piece of its planted board fixed: no symmetry, one hint."""
+    base, planted = generate(4, 4, 2, 3, 5)
+    hint = Hint(int(planted.piece[1, 2]), 1, 2, int(planted.rot[1, 2]))
+    return Puzzle(4, 4, base.pieces, (hint,), "hinted")
+
+
+def whole(walk: Walk) -> tuple[int, int, int]:
+    """Run a walk to its end: (nodes, backtracks, leaves)."""
+    while walk.step(1 << 40) != k.EXHAUSTED:
+        pass
+    return walk.nodes, walk.backtracks, walk.leaves
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "symmetry"),
+    [
+        (read_puzzle(SET1 / "set1_04x05.txt"), True),
+        (read_puzzle(SET1 / "set1_05x05.txt"), True),
+        (read_puzzle(SET1 / "set1_03x05.txt"), False),
+        (hinted(), True),
+    ],
+    ids=["4x5", "5x5", "3x5-no-symmetry", "hinted"],
+)
+@pytest.mark.parametrize("order", ["short", "spiral"])
+def test_subtrees_below_every_split_depth_add_up_to_the_whole_tree(puzzle, symmetry, order):
+    for part in build_parts(puzzle, order, symmetry):
+        full = whole(Walk(part, *part.start_board()))
+        m = part.order.depth
+        for depth in sorted({0, 1, 2, m // 2, m - 1} & set(range(m))):
+            found, walk = prefixes(part, depth)
+            total = np.array([walk.nodes, walk.backtracks, 0])
+            for prefix in found:
+                codes, used = part.start_board()
+                codes[part.order.cells[:depth]] = prefix
+                used[prefix >> 2] = 1
+                total += whole(Walk(part, codes, used, depth))
+            assert tuple(total) == full, depth
+            assert walk.leaves == len(found)
+
+
+def test_split_depth_is_the_shallowest_with_enough_partial_boards():
+    part = build_parts(read_puzzle(SET1 / "set1_05x05.txt"), "short", True)[0]
+    depth = split_depth(part, 50)
+    assert len(prefixes(part, depth)[0]) >= 50 > len(prefixes(part, depth - 1)[0])
+    assert split_depth(part, 10**9) == part.order.depth - 1
+
+
+def test_two_workers_count_the_same_tree_as_one():
+    puzzle = read_puzzle(SET1 / "set1_04x05.txt")
+    one = run(puzzle, keep_boards=False)
+    two = run(puzzle, keep_boards=False, workers=2)
+    assert one.complete and two.complete and two.solutions == one.solutions == 1952
+    assert (two.nodes, two.backtracks) == (one.nodes, one.backtracks)
+
+
+def test_workers_return_every_board_of_the_puzzle_verified(tmp_path):
+    puzzle = read_puzzle(SET1 / "set1_05x05.txt")
+    one = run(puzzle)
+    boards = []
+    three = solve(puzzle, SolveOptions("scan", find_all=True, workers=3), boards.append, progress=None)
+    assert three.complete and len(boards) == three.solutions == one.solutions == 16
+    assert sorted(map(format_board, boards)) == sorted(map(format_board, one.boards))
+    first = run(puzzle, find_all=False, workers=2, value_order="random", seed=3)
+    assert first.stopped == "first solution" and not first.complete and len(first.boards) == 1
+    (tmp_path / "p.txt").write_text((SET1 / "set1_05x05.txt").read_text())
+    (tmp_path / "b.board").write_text(format_board(first.boards[0]))
+    assert verify_files(tmp_path / "p.txt", tmp_path / "b.board").score == puzzle.max_score
+
+
+def test_a_split_search_stopped_by_the_limit_counts_every_process_and_is_incomplete():
+    result = run(read_puzzle(SET1 / "set1_08x08.txt"), keep_boards=False, workers=2, time_limit_s=3.0)
+    assert result.stopped == "time limit" and not result.complete
+    assert result.cpu_s >= 3.0 and result.nodes > 0 and "search incomplete" in result.summary()
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [
+        SolveOptions("scan", workers=0),
+        SolveOptions("colorpairs", workers=2),
+        SolveOptions("scan", workers=2, restarts=3, value_order="random"),
+    ],
+)
+def test_bad_worker_options_are_user_errors(opts):
+    with pytest.raises(E2optError, match="--workers"):
+        opts.check()
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_every_worker_and_exits_130():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_08x08.txt", "--method", "scan", "--count",
+         "--workers", "2"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stderr.readline().startswith("solve: ")  # the workers are running (first progress line)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C) after ")
+    assert "search incomplete" in out and "Traceback" not in err
