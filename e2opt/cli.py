@@ -378,6 +378,8 @@ class SolveCmd(Command):
         parser.add_argument("--shave", type=int, default=0, metavar="L", help="colorpairs: shaving limit (0: off)")
         parser.add_argument("--workers", type=int, default=1, metavar="N",
                             help="scan: processes sharing the search tree (default 1)")
+        parser.add_argument("--checkpoint", metavar="FILE",
+                            help="scan: record finished subtrees in FILE; the same command resumes from it")
         parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
     def run(self, args):
@@ -391,6 +393,7 @@ class SolveCmd(Command):
             args.method, find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
             not args.no_backjump, args.seed, keep_boards=bool(args.output) or not find_all or args.all,
             restarts=args.restarts, restart_nodes=args.restart_nodes, shave=args.shave, workers=args.workers,
+            checkpoint=args.checkpoint,
         )
         opts.check()
         puzzle = read_puzzle(args.puzzle)

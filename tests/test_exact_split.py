@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -109,18 +110,31 @@ def test_a_split_search_stopped_by_the_limit_counts_every_process_and_is_incompl
         SolveOptions("scan", workers=0),
         SolveOptions("colorpairs", workers=2),
         SolveOptions("scan", workers=2, restarts=3, value_order="random"),
+        SolveOptions("colorpairs", checkpoint="c.json"),
+        SolveOptions("scan", find_all=True, checkpoint="c.json"),  # every board kept: not resumable
+        SolveOptions("scan", restarts=3, value_order="random", checkpoint="c.json"),
     ],
 )
 def test_bad_worker_options_are_user_errors(opts):
-    with pytest.raises(E2optError, match="--workers"):
+    with pytest.raises(E2optError, match=r"--workers|--checkpoint"):
         opts.check()
 
 
 @pytest.mark.slow
 def test_ctrl_c_stops_every_worker_and_exits_130():
     proc = subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_08x08.txt", "--method", "scan", "--count",
-         "--workers", "2"],
+        [
+            sys.executable,
+            "-m",
+            "e2opt",
+            "solve",
+            SET1 / "set1_08x08.txt",
+            "--method",
+            "scan",
+            "--count",
+            "--workers",
+            "2",
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -133,3 +147,47 @@ def test_ctrl_c_stops_every_worker_and_exits_130():
     assert proc.returncode == 130, err
     assert out.splitlines()[-1].startswith("interrupted (Ctrl-C) after ")
     assert "search incomplete" in out and "Traceback" not in err
+
+
+def test_a_count_stopped_early_resumes_from_its_checkpoint_to_the_exact_totals(tmp_path):
+    puzzle = read_puzzle(SET1 / "set1_05x05.txt")
+    one = run(puzzle, keep_boards=False)
+    path = str(tmp_path / "count.json")
+    first = run(puzzle, keep_boards=False, workers=2, time_limit_s=0.01, checkpoint=path)
+    assert first.stopped == "time limit" and not first.complete
+    again = run(puzzle, keep_boards=False, checkpoint=path)  # one worker now: the subtrees stay the same
+    assert again.complete and again.solutions == one.solutions == 16
+    assert (again.nodes, again.backtracks) == (one.nodes, one.backtracks)
+    assert again.cpu_s > first.cpu_s  # the earlier session's CPU is carried over
+
+
+@pytest.mark.slow
+def test_a_long_count_cut_in_two_sessions_adds_up_to_one_run(tmp_path):
+    puzzle = read_puzzle(SET1 / "set1_06x07.txt")
+    one = run(puzzle, keep_boards=False)
+    path = tmp_path / "count.json"
+    first = run(puzzle, keep_boards=False, workers=2, time_limit_s=3.0, checkpoint=str(path))
+    saved = json.loads(path.read_text())
+    done = sum(b - a + 1 for a, b in saved["done"])
+    assert not first.complete and 0 < done < saved["subtrees"]
+    again = run(puzzle, keep_boards=False, workers=2, checkpoint=str(path))
+    assert again.complete and (again.solutions, again.nodes, again.backtracks) == (
+        one.solutions,
+        one.nodes,
+        one.backtracks,
+    )
+
+
+def test_a_checkpoint_of_another_search_or_not_a_checkpoint_is_refused(tmp_path):
+    puzzle = read_puzzle(SET1 / "set1_04x04.txt")
+    path = str(tmp_path / "c.json")
+    run(puzzle, keep_boards=False, checkpoint=path)
+    with pytest.raises(E2optError, match="different order"):
+        run(puzzle, keep_boards=False, order="spiral", checkpoint=path)
+    with pytest.raises(E2optError, match=r"different.*puzzle"):
+        run(read_puzzle(SET1 / "set1_03x05.txt"), keep_boards=False, checkpoint=path)
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(E2optError, match="cannot be read"):
+        run(puzzle, keep_boards=False, checkpoint=str(tmp_path / "bad.json"))
+    first = run(puzzle, find_all=False, checkpoint=str(tmp_path / "first.json"))
+    assert first.stopped == "first solution" and len(first.boards) == 1

@@ -150,7 +150,15 @@ class Walk:
         no = np.zeros(m, dtype=np.int64)
         zero = np.zeros(0, dtype=np.int64)
         n_pieces = len(part.puzzle.pieces)
-        self.rules = (no, np.ones(m, dtype=np.bool_), False, np.zeros(n_pieces, dtype=np.int64), no, zero, zero)
+        self.rules = (
+            no,
+            np.ones(m, dtype=np.bool_),
+            False,
+            np.zeros(n_pieces, dtype=np.int64),
+            no,
+            zero,
+            zero,
+        )
         self.stack = np.zeros((6, m + 1), dtype=np.int64)
         self.counters = np.zeros(4, dtype=np.int64)
         self.touch = np.zeros(part.puzzle.n_cells, dtype=np.int64)

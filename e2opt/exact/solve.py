@@ -51,6 +51,7 @@ class SolveOptions:
     restart_nodes: int = 100_000  # scan: nodes of a Luby unit
     shave: int = 0  # colorpairs: shaving limit L (0: off)
     workers: int = 1  # scan: processes sharing the tree (split.py)
+    checkpoint: str | None = None  # scan: file of finished subtrees, to resume a long search (ledger.py)
 
     def check(self) -> None:
         """E2optError (one line, exit 2) on a bad combination."""
@@ -76,6 +77,11 @@ class SolveOptions:
         if self.workers < 1 or (self.workers > 1 and (self.method != "scan" or self.restarts)):
             raise E2optError(f"--workers {self.workers}: a count >= 1; more than 1 with --method scan only, "
                              "without --restarts")
+        if self.checkpoint and (self.method != "scan" or self.restarts or (self.find_all and self.keep_boards)):
+            raise E2optError(
+                "--checkpoint needs --method scan without --restarts, and --count without -o or a "
+                "first-solution search (boards written before a kill could be written again)"
+            )
         if self.restarts and (self.method != "scan" or self.find_all or self.value_order != "random"):
             raise E2optError(
                 "--restarts needs --method scan, --value-order random and a first-solution search"
@@ -142,6 +148,7 @@ class _Run:
         self.result = SolveResult(puzzle.name, opts.method, self.group)
         self.cpu0 = time.process_time()
         self.others = 0.0  # CPU seconds of worker processes (split.py)
+        self.earlier_cpu = 0.0  # CPU seconds of earlier sessions of a resumed search (ledger.py)
         self.next_progress = opts.progress_every_s
 
     def cpu(self) -> float:
@@ -179,9 +186,9 @@ def _kernel(run: _Run) -> None:
     opts, puzzle = run.opts, run.puzzle
     chess = opts.method == "chessboard"
     order = opts.order or DEFAULT_ORDER[opts.method]
-    if opts.method == "scan" and opts.workers > 1:
-        shuffled = opts.value_order == "random"
-        run_split(run, opts.workers, order, shuffled, opts.seed, opts.keep_boards or not opts.find_all)
+    if opts.method == "scan" and (opts.workers > 1 or opts.checkpoint):
+        keep = opts.keep_boards or not opts.find_all
+        run_split(run, opts.workers, order, opts.value_order == "random", opts.seed, keep, opts.checkpoint)
         return
     if opts.method == "scan":
         random = opts.value_order == "random"
@@ -275,5 +282,5 @@ def solve(
     opts.check()
     run = _Run(puzzle, opts, on_board, progress)
     (_cpsat if opts.method == "cpsat" else _kernel)(run)
-    run.result.cpu_s = run.cpu()
+    run.result.cpu_s = run.cpu() + run.earlier_cpu
     return run.result

@@ -21,7 +21,8 @@ import numpy as np
 from ..construct import backtrack_kernel as k
 from ..errors import E2optError
 from ..signals import ignore_sigint
-from .scan import Part, Walk, board_of, build_parts, shuffle
+from .ledger import Ledger, search_key
+from .scan import Part, Walk, board_of, build_parts, order_name, shuffle
 
 TASKS_PER_WORKER = 500
 SLICE_S = 0.25  # CPU seconds of one kernel call in a worker, between ticks and stop checks
@@ -88,24 +89,43 @@ def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks,
 
 @dataclass
 class Tally:
-    """What the workers have reported so far."""
+    """What the workers have reported so far, and what of it a checkpoint may keep (ledger.py)."""
 
     workers: int
     cpu: list[float] = field(default_factory=list)  # each worker's CPU seconds
     running: list[int] = field(default_factory=list)  # nodes of each worker's current task
-    nodes: int = 0  # of finished (or stopped) tasks and the prefix walks
+    nodes: int = 0  # of the prefix walks, finished or stopped tasks and earlier sessions
     backtracks: int = 0
     solutions: int = 0  # leaves reached (without the turned copies)
-    finished: int = 0  # tasks whose subtree was searched to the end
+    done: set[int] = field(default_factory=set)  # tasks whose subtree was searched to the end
+    kept: dict = field(default_factory=dict)  # nodes, backtracks, solutions without stopped tasks
     exited: int = 0
 
     def __post_init__(self) -> None:
         self.cpu = [0.0] * self.workers
         self.running = [0] * self.workers
+        self.kept = {"nodes": 0, "backtracks": 0, "solutions": 0, "cpu_s": 0.0}
+
+    def resume(self, ledger: Ledger) -> None:
+        """Start from a checkpoint's finished tasks and totals."""
+        self.done = set(ledger.done)
+        self.kept = dict(ledger.totals)
+        self.nodes, self.backtracks, self.solutions = (
+            ledger.totals[k] for k in ("nodes", "backtracks", "solutions")
+        )
+
+    def _book(self, nodes: int, backtracks: int, solutions: int, finished: bool) -> None:
+        self.nodes += nodes
+        self.backtracks += backtracks
+        self.solutions += solutions
+        if finished:
+            self.kept["nodes"] += nodes
+            self.kept["backtracks"] += backtracks
+            self.kept["solutions"] += solutions
 
     def add(self, walk: Walk) -> None:
-        self.nodes += walk.nodes
-        self.backtracks += walk.backtracks
+        """Book a prefix walk (searched to the end, like a finished task)."""
+        self._book(walk.nodes, walk.backtracks, 0, True)
 
     def take(self, message: tuple) -> np.ndarray | None:
         """Book one worker message; the codes of a full board if it is one."""
@@ -118,12 +138,11 @@ class Tally:
         if kind == "tick":
             self.running[index] = message[3]
         elif kind == "task":
-            exhausted, nodes, backtracks, solutions = message[4:]
+            tid, exhausted, nodes, backtracks, solutions = message[3:]
             self.running[index] = 0
-            self.nodes += nodes
-            self.backtracks += backtracks
-            self.solutions += solutions
-            self.finished += exhausted
+            self._book(nodes, backtracks, solutions, exhausted)
+            if exhausted:
+                self.done.add(tid)
         else:
             self.exited += 1
         return None
@@ -132,30 +151,54 @@ class Tally:
     def all_nodes(self) -> int:
         return self.nodes + sum(self.running)
 
+    def save(self, ledger: Ledger | None, cpu_s: float, force: bool = False) -> None:
+        """Write the checkpoint (if any) with ``cpu_s`` CPU seconds spent in this session."""
+        if ledger is not None:
+            ledger.save(self.done, {**self.kept, "cpu_s": self.kept["cpu_s"] + cpu_s}, force)
 
-def run_split(run, workers: int, order: str, shuffled: bool, seed: int, keep: bool) -> None:
+
+def run_split(
+    run, workers: int, order: str, shuffled: bool, seed: int, keep: bool, checkpoint: str | None
+) -> None:
     """Search ``run.puzzle`` with ``workers`` processes; fills ``run.result`` as solve._drive does.
 
     ``run`` is solve._Run: its clock, limits, progress lines and ``found`` (boards are verified and
     written by the parent only). ``keep``: workers send every full board (else they only count).
+    ``checkpoint``: a ledger file to resume from and keep up to date (None: none).
     """
     import multiprocessing
 
+    opts = run.opts
     parts = build_parts(run.puzzle, order, run.broken)
     rng = np.array([np.random.default_rng(seed).integers(2**63)], dtype=np.uint64)
-    tally = Tally(workers)
+    tally, ledger = Tally(workers), None
+    if checkpoint:
+        key = search_key(
+            run.puzzle, order_name(run.puzzle, order), run.broken, opts.value_order, seed, opts.find_all
+        )
+        ledger = Ledger(checkpoint, key)
+        if ledger.resumed:
+            tally.resume(ledger)
+            run.earlier_cpu = ledger.totals["cpu_s"]
     tasks_list, depths = [], []
     for p, part in enumerate(parts):
         if shuffled:
             shuffle(part, rng)
-        depths.append(split_depth(part, TASKS_PER_WORKER * workers))
+        resumed = ledger is not None and ledger.resumed
+        depths.append(ledger.depths[p] if resumed else split_depth(part, TASKS_PER_WORKER * workers))
         found, walk = prefixes(part, depths[-1])
-        tally.add(walk)
-        tasks_list += [(len(tasks_list), p, prefix) for prefix in found]
+        if not resumed:
+            tally.add(walk)
+        tasks_list += [(len(tasks_list) + j, p, prefix) for j, prefix in enumerate(found)]
+    if ledger is not None:
+        _announce(run, ledger, len(tasks_list))
+        ledger.start(depths, len(tasks_list))
+        tally.save(ledger, run.cpu(), force=True)
     ctx = multiprocessing.get_context("spawn")
     tasks, results, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
     for task in tasks_list:
-        tasks.put(task)
+        if task[0] not in tally.done:
+            tasks.put(task)
     for _ in range(workers):
         tasks.put(None)
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # children start with Ctrl-C ignored
@@ -169,23 +212,37 @@ def run_split(run, workers: int, order: str, shuffled: bool, seed: int, keep: bo
     finally:
         signal.signal(signal.SIGINT, old)
     try:
-        _collect(run, tally, results, procs, len(tasks_list))
+        _collect(run, tally, results, procs, len(tasks_list), ledger)
     except KeyboardInterrupt:
         run.result.stopped = "interrupted"
     stop.set()
     for codes in _drain(tally, tasks, results, procs):
-        if run.opts.find_all:  # boards the workers had reached before they saw the stop
+        if opts.find_all:  # boards the workers had reached before they saw the stop
             run.found(board_of(run.puzzle, codes))
     run.others = sum(tally.cpu)
+    tally.save(ledger, run.cpu(), force=True)
     if not keep:
         run.result.solutions = tally.solutions * (run.group if run.broken else 1)
-    run.result.complete = run.result.stopped is None and tally.finished == len(tasks_list)
+    run.result.complete = run.result.stopped is None and len(tally.done) == len(tasks_list)
     run.result.nodes, run.result.backtracks = tally.nodes, tally.backtracks
 
 
-def _collect(run, tally: Tally, results, procs: list, n_tasks: int) -> None:
+def _announce(run, ledger: Ledger, n_tasks: int) -> None:
+    """The progress line that says a search resumes from its checkpoint."""
+    if run.stream is None or not ledger.resumed:
+        return
+    t = ledger.totals
+    print(
+        f"solve: resuming from {ledger.path}: {len(ledger.done)}/{n_tasks} subtrees searched before, "
+        f"{t['solutions']} solutions, {t['nodes']:.3g} nodes, {t['cpu_s']:.0f} CPU s",
+        file=run.stream,
+        flush=True,
+    )
+
+
+def _collect(run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledger | None) -> None:
     """Take worker messages until every task is done, a limit passes or the first board is in."""
-    while tally.finished < n_tasks:
+    while len(tally.done) < n_tasks:
         codes = tally.take(_next_message(results, procs))
         run.others = sum(tally.cpu)
         if codes is not None:
@@ -196,7 +253,8 @@ def _collect(run, tally: Tally, results, procs: list, n_tasks: int) -> None:
         if run.over_limit():
             run.result.stopped = "time limit"
             break
-        run.progress(tally.all_nodes, f", {tally.finished}/{n_tasks} subtrees searched")
+        run.progress(tally.all_nodes, f", {len(tally.done)}/{n_tasks} subtrees searched")
+        tally.save(ledger, run.cpu())
 
 
 def _next_message(results, procs: list) -> tuple:
@@ -206,7 +264,9 @@ def _next_message(results, procs: list) -> tuple:
     except queue.Empty:
         dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
         if dead:
-            raise E2optError(f"a solve worker process died (exit code {dead[0]}); the search is lost") from None
+            raise E2optError(
+                f"a solve worker process died (exit code {dead[0]}); the search is lost"
+            ) from None
         return ("none",)
 
 
