@@ -152,3 +152,18 @@ def test_shaving_prunes_a_real_puzzle():
     shaved = run(puzzle, "colorpairs", order="row", keep_boards=False, shave=8)
     assert shaved.complete and shaved.solutions == plain.solutions == 16
     assert shaved.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("case", TINY)
+@pytest.mark.parametrize("order", ["short", "spiral"])
+def test_counting_in_the_kernel_walks_the_same_tree_as_returning_every_board(case, order):
+    """Without boards the kernel counts leaves itself; nodes, backtracks and solutions stay the same."""
+    puzzle, _ = generate(*case)
+    boards = run(puzzle, order=order)
+    counted = run(puzzle, order=order, keep_boards=False)
+    assert counted.complete and not counted.boards
+    assert (counted.solutions, counted.nodes, counted.backtracks) == (
+        boards.solutions,
+        boards.nodes,
+        boards.backtracks,
+    )

@@ -25,6 +25,7 @@ from ..construct.backtrack import breaks_of
 from ..construct.order import FillOrder, make_order
 from ..construct.tables import build_tables
 from ..puzzle import CORNER, Hint, Puzzle
+from . import scan_kernel as sk
 from .dfs import BUDGET, DONE, SOLUTION
 
 SCAN_ORDERS = {
@@ -129,9 +130,11 @@ class Walk:
     """The kernel over depths ``start`` to ``end`` - 1 of a part's order, from a board (``codes``,
     ``used``, updated in place) that holds the hints and the cells placed before ``start``.
 
-    A walk of no depth is one leaf; a walk of an infeasible part (clashing hints) has none. Splitting
-    a search into a walk of the first D depths and one walk per partial board it reaches gives the
-    same nodes, backtracks and leaves as one walk of the whole order (split.py relies on it).
+    With ``keep`` every full board is returned (k.COMPLETE) and left on ``codes`` until the next step;
+    without, the kernel only counts them (``leaves``). A walk of no depth is one leaf; a walk of an
+    infeasible part (clashing hints) has none. Splitting a search into a walk of the first D depths and
+    one walk per partial board it reaches gives the same nodes, backtracks and leaves as one walk of
+    the whole order (split.py relies on it).
     """
 
     def __init__(
@@ -142,48 +145,36 @@ class Walk:
         start: int = 0,
         end: int | None = None,
         budget: int = UNBOUNDED,
+        keep: bool = True,
     ):
         end = part.order.depth if end is None else end
-        m = end - start
-        self.part, self.codes, self.used, self.m, self.budget = part, codes, used, m, budget
+        self.part, self.codes, self.used, self.budget, self.keep = part, codes, used, budget, keep
+        self.m = end - start
         self.geo = tuple(a[start:end] for a in part.geo)
-        no = np.zeros(m, dtype=np.int64)
-        zero = np.zeros(0, dtype=np.int64)
-        n_pieces = len(part.puzzle.pieces)
-        self.rules = (
-            no,
-            np.ones(m, dtype=np.bool_),
-            False,
-            np.zeros(n_pieces, dtype=np.int64),
-            no,
-            zero,
-            zero,
-        )
-        self.stack = np.zeros((6, m + 1), dtype=np.int64)
+        self.stack = np.zeros((2, self.m + 1), dtype=np.int64)
         self.counters = np.zeros(4, dtype=np.int64)
-        self.touch = np.zeros(part.puzzle.n_cells, dtype=np.int64)
-        self.deepest = np.zeros(m + 1, dtype=np.int64)
-        self.leaves = 0
-        self.resume = False
         self.exhausted = not part.feasible
-        if m > 0 and part.feasible:
-            _, nbr, keys, _, slot = self.geo
-            k.enter(0, codes, self.stack, nbr, keys, slot, part.tab[0], part.tab[1], part.tab[2])
+        if self.m > 0 and part.feasible:
+            sk.open_root(self.stack, codes, self.geo, part.tab)
 
     @property
     def nodes(self) -> int:
-        return int(self.counters[k.NODES])
+        return int(self.counters[sk.NODES])
+
+    @property
+    def leaves(self) -> int:
+        return int(self.counters[sk.LEAVES])
 
     @property
     def depth(self) -> int:
-        return max(int(self.counters[k.DEPTH]), 0)
+        return int(self.counters[sk.DEPTH])
 
     @property
     def backtracks(self) -> int:
         """Levels given up: opened (root + non-leaf placements) minus those still open."""
         if not self.part.feasible:
             return 0
-        still = 0 if self.exhausted else min(int(self.counters[k.DEPTH]) + 1, self.m)
+        still = 0 if self.exhausted else min(self.depth + 1, self.m)
         return 1 + self.nodes - self.leaves - still
 
     def step(self, chunk: int) -> int:
@@ -191,34 +182,22 @@ class Walk:
         if self.exhausted:
             return k.EXHAUSTED
         if self.m == 0:  # nothing to place: the board is the one leaf
-            self.exhausted = self.leaves == 1
-            self.leaves = 1
-            return k.EXHAUSTED if self.exhausted else k.COMPLETE
-        cells = self.geo[0]
-        if self.resume:  # take the last piece off and scan on at the last depth
-            d = self.m - 1
-            self.used[self.codes[cells[d]] >> 2] = 0
-            self.codes[cells[d]] = -1
-            self.counters[k.DEPTH] = d
-            self.resume = False
-        status = k.dfs(
+            first = self.leaves == 0
+            self.counters[sk.LEAVES] = 1
+            self.exhausted = not (first and self.keep)
+            return k.COMPLETE if first and self.keep else k.EXHAUSTED
+        status = sk.walk(
             self.stack,
             self.counters,
             self.codes,
             self.used,
-            self.touch,
-            self.deepest,
             self.geo,
             self.part.tab,
-            self.rules,
             self.budget,
             max(chunk, 1),
+            self.keep,
         )
-        if status == k.COMPLETE:
-            self.leaves += 1
-            self.resume = True
-        elif status == k.EXHAUSTED:
-            self.exhausted = True
+        self.exhausted = status == k.EXHAUSTED
         return status
 
 
@@ -234,8 +213,9 @@ class ScanSearch:
         seed: int,
         restarts: int = 0,
         restart_nodes: int = 100_000,
+        keep: bool = True,
     ):
-        self.puzzle = puzzle
+        self.puzzle, self.keep = puzzle, keep
         self.parts = build_parts(puzzle, order, symmetry)
         self.levels = max(p.order.depth for p in self.parts)
         self.shuffle, self.restarts, self.restart_nodes = shuffle or restarts > 0, restarts, restart_nodes
@@ -245,7 +225,7 @@ class ScanSearch:
         self.part = -1
         self.walk: Walk | None = None
         self.done = False
-        self.closed_nodes = self.closed_backtracks = self.solutions = 0
+        self.closed_nodes = self.closed_backtracks = self.closed_leaves = 0
         self._next()
 
     @property
@@ -262,12 +242,21 @@ class ScanSearch:
         return self.closed_backtracks + (self.walk.backtracks if self.walk else 0)
 
     @property
+    def solutions(self) -> int:
+        """Full boards reached (returned one by one with ``keep``, else only counted)."""
+        return self.closed_leaves + (self.walk.leaves if self.walk else 0)
+
+    @property
     def depth(self) -> int:
         return self.walk.depth if self.walk else 0
 
     def _next(self) -> None:
         """Close the attempt and start the next (part, or restart); ``done`` once the final run is over."""
-        self.closed_nodes, self.closed_backtracks = self.nodes, self.backtracks
+        self.closed_nodes, self.closed_backtracks, self.closed_leaves = (
+            self.nodes,
+            self.backtracks,
+            self.solutions,
+        )
         self.walk = None
         if self.final:
             self.part += 1
@@ -281,7 +270,7 @@ class ScanSearch:
         if self.shuffle:
             shuffle(part, self.rng)
         budget = UNBOUNDED if self.final else luby(self.attempt) * self.restart_nodes
-        self.walk = Walk(part, *part.start_board(), budget=budget)
+        self.walk = Walk(part, *part.start_board(), budget=budget, keep=self.keep)
 
     def step(self, budget: int) -> int:
         """Advance by at most ``budget`` nodes: BUDGET, SOLUTION (a full board) or DONE."""
@@ -291,7 +280,6 @@ class ScanSearch:
             status = walk.step(budget)
             budget -= walk.nodes - before
             if status == k.COMPLETE:
-                self.solutions += 1
                 self.last = walk.codes.copy()
                 return SOLUTION
             if status in (k.EXHAUSTED, k.BUDGET):  # the part is searched, or a limited attempt is over

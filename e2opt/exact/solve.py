@@ -186,14 +186,13 @@ def _kernel(run: _Run) -> None:
     opts, puzzle = run.opts, run.puzzle
     chess = opts.method == "chessboard"
     order = opts.order or DEFAULT_ORDER[opts.method]
-    if opts.method == "scan" and (opts.workers > 1 or opts.checkpoint):
-        keep = opts.keep_boards or not opts.find_all
-        run_split(run, opts.workers, order, opts.value_order == "random", opts.seed, keep, opts.checkpoint)
-        return
     if opts.method == "scan":
-        random = opts.value_order == "random"
-        ks = ScanSearch(puzzle, order, run.broken, random, opts.seed, opts.restarts, opts.restart_nodes)
-        _drive(run, ks, None, True)
+        keep, random = opts.keep_boards or not opts.find_all, opts.value_order == "random"
+        if opts.workers > 1 or opts.checkpoint:
+            run_split(run, opts.workers, order, random, opts.seed, keep, opts.checkpoint)
+            return
+        ks = ScanSearch(puzzle, order, run.broken, random, opts.seed, opts.restarts, opts.restart_nodes, keep)
+        _drive(run, ks, None, keep)
         return
     model = build_model(
         puzzle,
@@ -242,6 +241,8 @@ def _drive(run: _Run, ks: KernelSearch | ScanSearch, chess_forbid, wants_boards:
             if run.over_limit():
                 run.result.stopped = "time limit"
                 break
+            if not wants_boards:  # counted in the kernel, without boards
+                run.result.solutions = ks.solutions * (run.group if run.broken else 1)
             run.progress(ks.nodes, f", depth {ks.depth}/{ks.levels}")
     except KeyboardInterrupt:
         run.result.stopped = "interrupted"

@@ -52,21 +52,19 @@ def _search(part: Part, depth: int, prefix: np.ndarray, keep: bool, stop, result
     codes, used = part.start_board()
     codes[part.order.cells[:depth]] = prefix
     used[prefix >> 2] = 1
-    walk = Walk(part, codes, used, depth)
-    chunk, solutions = 20_000, 0
+    walk = Walk(part, codes, used, depth, keep=keep)
+    chunk = 20_000
     while not stop.is_set():
         start = time.process_time()
         status = walk.step(chunk)
         took = time.process_time() - start
         chunk = int(min(max(chunk * SLICE_S / max(took, 1e-3), 1000), chunk * 4, 10**9))
         if status == k.COMPLETE:
-            solutions += 1
-            if keep:
-                results.put(("board", codes.copy()))
+            results.put(("board", codes.copy()))
         elif status == k.EXHAUSTED:
             break
         tick(walk.nodes)
-    return walk.exhausted, walk.nodes, walk.backtracks, solutions
+    return walk.exhausted, walk.nodes, walk.backtracks, walk.leaves
 
 
 def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks, results, stop) -> None:
@@ -212,7 +210,7 @@ def run_split(
     finally:
         signal.signal(signal.SIGINT, old)
     try:
-        _collect(run, tally, results, procs, len(tasks_list), ledger)
+        _collect(run, tally, results, procs, len(tasks_list), ledger, keep)
     except KeyboardInterrupt:
         run.result.stopped = "interrupted"
     stop.set()
@@ -240,7 +238,7 @@ def _announce(run, ledger: Ledger, n_tasks: int) -> None:
     )
 
 
-def _collect(run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledger | None) -> None:
+def _collect(run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledger | None, keep: bool) -> None:
     """Take worker messages until every task is done, a limit passes or the first board is in."""
     while len(tally.done) < n_tasks:
         codes = tally.take(_next_message(results, procs))
@@ -253,6 +251,8 @@ def _collect(run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledg
         if run.over_limit():
             run.result.stopped = "time limit"
             break
+        if not keep:  # counted by the workers, without boards
+            run.result.solutions = tally.solutions * (run.group if run.broken else 1)
         run.progress(tally.all_nodes, f", {len(tally.done)}/{n_tasks} subtrees searched")
         tally.save(ledger, run.cpu())
 

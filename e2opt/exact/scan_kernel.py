@@ -1,0 +1,99 @@
+"""The numba kernel of method scan: plain depth-first search over a static fill order's candidate tables.
+
+A candidate of the tables (construct/tables.py) already matches the two key sides of its cell, so the
+kernel checks only "piece unused" (and, next to a hint, the extra sides). It does what the
+construction's kernel (construct/backtrack_kernel.py) does with no break allowed, without its breaks,
+quotas and deepest-board copies: about twice the nodes per CPU second. A call runs up to ``chunk``
+nodes; the whole state lives in ``stack`` (candidate position and end per depth) and ``counters``, so
+the next call resumes. With ``keep`` it returns at every full board (left on ``board`` until the next
+call); without, it only counts them.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..construct.backtrack_kernel import BUDGET, COMPLETE, EXHAUSTED, RUNNING, facing
+
+__all__ = ["BUDGET", "COMPLETE", "EXHAUSTED", "RUNNING", "walk"]
+
+DEPTH, NODES, LEAVES, HELD = range(4)  # counters[] indices; HELD: the last depth holds a full board's piece
+
+
+@njit(cache=True, inline="always")
+def _open(d, board, stack, nbr, keys, slot, colours, ocol, start) -> None:
+    """Point depth d's scan at the list of the colours its placed key neighbours show."""
+    k0, k1 = keys[d, 0], keys[d, 1]
+    c0 = facing(board, ocol, nbr, d, k0) if k0 >= 0 else 0
+    c1 = facing(board, ocol, nbr, d, k1) if k1 >= 0 else 0
+    b = (slot[d] * colours + c0) * colours + c1
+    stack[0, d] = start[b]
+    stack[1, d] = start[b + 1]
+
+
+@njit(cache=True)
+def open_root(stack, board, geo, tab) -> None:
+    """Start a walk: depth 0's scan."""
+    _, nbr, keys, _, slot = geo
+    _open(0, board, stack, nbr, keys, slot, tab[0], tab[1], tab[2])
+
+
+@njit(cache=True)
+def walk(stack, counters, board, used, geo, tab, budget, chunk, keep) -> int:
+    """Run up to ``chunk`` more nodes (``budget``: nodes of the whole walk); returns a kernel code.
+
+    ``geo`` = (cells, nbr, keys, extras, slot), ``tab`` = (colours, ocol, list starts, unused, lists).
+    """
+    cells, nbr, keys, extras, slot = geo
+    colours, ocol, start, _, cand = tab
+    m = cells.shape[0]
+    d, nodes, leaves = counters[DEPTH], counters[NODES], counters[LEAVES]
+    if counters[HELD]:  # take the last full board's last piece off and scan on
+        used[board[cells[d]] >> 2] = 0
+        board[cells[d]] = -1
+        counters[HELD] = 0
+    stop_at = min(budget, nodes + chunk)
+    status = RUNNING
+    while True:
+        p = stack[0, d]
+        if p >= stack[1, d]:
+            d -= 1
+            if d < 0:
+                status = EXHAUSTED
+                break
+            used[board[cells[d]] >> 2] = 0
+            board[cells[d]] = -1
+            continue
+        code = cand[p]
+        stack[0, d] = p + 1
+        if used[code >> 2]:
+            continue
+        if extras[d, 0] >= 0:  # sides beyond the two keys (next to a hint): one by one
+            fits = True
+            for j in range(2):
+                s = extras[d, j]
+                if s >= 0 and ocol[code, s] != facing(board, ocol, nbr, d, s):
+                    fits = False
+            if not fits:
+                continue
+        nodes += 1
+        if d == m - 1:
+            leaves += 1
+            if keep:
+                board[cells[d]] = code
+                used[code >> 2] = 1
+                counters[HELD] = 1
+                status = COMPLETE
+                break
+        else:
+            board[cells[d]] = code
+            used[code >> 2] = 1
+            d += 1
+            _open(d, board, stack, nbr, keys, slot, colours, ocol, start)
+        if nodes >= stop_at:
+            status = BUDGET if nodes >= budget else RUNNING
+            break
+    counters[DEPTH] = max(d, 0)
+    counters[NODES] = nodes
+    counters[LEAVES] = leaves
+    return status
