@@ -156,7 +156,25 @@ class _Run:
         return time.process_time() - self.cpu0 + self.others
 
     def over_limit(self) -> bool:
-        return self.opts.time_limit_s is not None and self.cpu() >= self.opts.time_limit_s
+        """True (and the result says why) once the CPU limit is reached."""
+        if self.opts.time_limit_s is not None and self.cpu() >= self.opts.time_limit_s:
+            self.result.stopped = "time limit"
+            return True
+        return False
+
+    def between_slices(self, nodes: int, leaves: int | None, detail: str) -> bool:
+        """After a slice of search: True once the CPU limit is reached; else book the count (``leaves``,
+        when solutions are counted without boards) and print a progress line when one is due."""
+        if self.over_limit():
+            return True
+        if leaves is not None:
+            self.counted(leaves)
+        self.progress(nodes, detail)
+        return False
+
+    def counted(self, leaves: int) -> None:
+        """Solutions counted without boards: each found board stands for its orbit when symmetry is broken."""
+        self.result.solutions = leaves * (self.group if self.broken else 1)
 
     def found(self, board: Board) -> None:
         """Record a solution (with its turned copies when symmetry was broken and all are wanted)."""
@@ -238,16 +256,13 @@ def _drive(run: _Run, ks: KernelSearch | ScanSearch, chess_forbid, wants_boards:
             elif event == DONE:
                 run.result.complete = True
                 break
-            if run.over_limit():
-                run.result.stopped = "time limit"
+            leaves = None if wants_boards else ks.solutions  # counted in the kernel, without boards
+            if run.between_slices(ks.nodes, leaves, f", depth {ks.depth}/{ks.levels}"):
                 break
-            if not wants_boards:  # counted in the kernel, without boards
-                run.result.solutions = ks.solutions * (run.group if run.broken else 1)
-            run.progress(ks.nodes, f", depth {ks.depth}/{ks.levels}")
     except KeyboardInterrupt:
         run.result.stopped = "interrupted"
     if not wants_boards:
-        run.result.solutions = ks.solutions * (run.group if run.broken else 1)
+        run.counted(ks.solutions)
     run.result.nodes, run.result.backtracks = ks.nodes, ks.backtracks
 
 
@@ -258,7 +273,6 @@ def _cpsat(run: _Run) -> None:
     try:
         while not cs.wait():
             if run.over_limit():
-                run.result.stopped = "time limit"
                 cs.stop()
                 break
             run.progress(None, f", {len(cs.boards)} boards")

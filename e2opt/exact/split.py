@@ -220,7 +220,7 @@ def run_split(
     run.others = sum(tally.cpu)
     tally.save(ledger, run.cpu(), force=True)
     if not keep:
-        run.result.solutions = tally.solutions * (run.group if run.broken else 1)
+        run.counted(tally.solutions)
     run.result.complete = run.result.stopped is None and len(tally.done) == len(tasks_list)
     run.result.nodes, run.result.backtracks = tally.nodes, tally.backtracks
 
@@ -248,12 +248,9 @@ def _collect(run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledg
             if not run.opts.find_all:
                 run.result.stopped = "first solution"
                 break
-        if run.over_limit():
-            run.result.stopped = "time limit"
+        leaves = None if keep else tally.solutions  # counted by the workers, without boards
+        if run.between_slices(tally.all_nodes, leaves, f", {len(tally.done)}/{n_tasks} subtrees searched"):
             break
-        if not keep:  # counted by the workers, without boards
-            run.result.solutions = tally.solutions * (run.group if run.broken else 1)
-        run.progress(tally.all_nodes, f", {len(tally.done)}/{n_tasks} subtrees searched")
         tally.save(ledger, run.cpu())
 
 
