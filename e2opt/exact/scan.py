@@ -36,6 +36,12 @@ SCAN_ORDERS = {
     "frame": "frame_first",
 }
 UNBOUNDED = 1 << 62
+SLICE_S = 0.25  # target CPU seconds of one kernel call, between progress, limit and stop checks
+
+
+def next_chunk(chunk: int, took_s: float) -> int:
+    """Nodes for the next kernel call, so that it lasts about SLICE_S CPU seconds (growing 4x at most)."""
+    return int(min(max(chunk * SLICE_S / max(took_s, 1e-3), 1000), chunk * 4, 10**9))
 
 
 def luby(i: int) -> int:

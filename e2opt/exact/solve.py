@@ -23,14 +23,13 @@ from ..verify import verify_texts
 from .chessboard import complete
 from .cpsat import CpSatSearch
 from .model import ORDERS, VALUE_ORDERS, build_model
-from .scan import SCAN_ORDERS, ScanSearch
+from .scan import SCAN_ORDERS, ScanSearch, next_chunk
 from .search import DONE, SOLUTION, KernelSearch
 from .split import run_split
 from .symmetry import orbit, rotation_group
 
 METHODS = ("colorpairs", "dfs", "scan", "chessboard", "cpsat")
 DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "chessboard": "row", "scan": "short"}
-SLICE_S = 0.25  # target CPU seconds of one kernel call, between progress and limit checks
 
 
 @dataclass
@@ -235,7 +234,7 @@ def _kernel(run: _Run) -> None:
 
 
 def _drive(run: _Run, ks: KernelSearch | ScanSearch, chess_forbid, wants_boards: bool) -> None:
-    """Step the search in slices of about SLICE_S CPU seconds: boards, limits, progress, Ctrl-C."""
+    """Step the search in slices of about scan.SLICE_S CPU seconds: boards, limits, progress, Ctrl-C."""
     opts, puzzle = run.opts, run.puzzle
     budget = 2000
     try:
@@ -243,7 +242,7 @@ def _drive(run: _Run, ks: KernelSearch | ScanSearch, chess_forbid, wants_boards:
             start = time.process_time()
             event = ks.step(budget)
             took = time.process_time() - start
-            budget = int(min(max(budget * SLICE_S / max(took, 1e-3), 1000), budget * 4, 10**9))
+            budget = next_chunk(budget, took)
             if event == SOLUTION:
                 boards = [ks.board()]
                 if chess_forbid is not None:

@@ -22,10 +22,9 @@ from ..construct import backtrack_kernel as k
 from ..errors import E2optError
 from ..signals import ignore_sigint
 from .ledger import Ledger, search_key
-from .scan import Part, Walk, board_of, build_parts, order_name, shuffle
+from .scan import Part, Walk, board_of, build_parts, next_chunk, order_name, shuffle
 
 TASKS_PER_WORKER = 500
-SLICE_S = 0.25  # CPU seconds of one kernel call in a worker, between ticks and stop checks
 POLL_S = 0.5  # how long the parent waits for a message before checking limits and progress
 
 
@@ -58,7 +57,7 @@ def _search(part: Part, depth: int, prefix: np.ndarray, keep: bool, stop, result
         start = time.process_time()
         status = walk.step(chunk)
         took = time.process_time() - start
-        chunk = int(min(max(chunk * SLICE_S / max(took, 1e-3), 1000), chunk * 4, 10**9))
+        chunk = next_chunk(chunk, took)
         if status == k.COMPLETE:
             results.put(("board", codes.copy()))
         elif status == k.EXHAUSTED:
