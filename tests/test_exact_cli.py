@@ -80,15 +80,19 @@ def test_missing_puzzle_is_a_one_line_error(tmp_path, capsys):
 @pytest.mark.slow
 def test_ctrl_c_prints_what_was_found_and_exits_130():
     proc = subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_07x07.txt", "--count"],
+        [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_07x07.txt", "--count", "--time-limit", "120"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even if the tests ignore Ctrl-C
     )
-    assert proc.stderr.readline().startswith("solve: ")  # the search is running (first progress line)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        assert proc.stderr.readline().startswith("solve: ")  # the search is running (first progress line)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # nothing of a failed test keeps running
     assert proc.returncode == 130, err
     assert out.splitlines()[-1].startswith("interrupted (Ctrl-C) after ")
     assert "found so far, search incomplete" in out

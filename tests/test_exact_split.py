@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -120,33 +121,70 @@ def test_bad_worker_options_are_user_errors(opts):
         opts.check()
 
 
-@pytest.mark.slow
-def test_ctrl_c_stops_every_worker_and_exits_130():
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "e2opt",
-            "solve",
-            SET1 / "set1_08x08.txt",
-            "--method",
-            "scan",
-            "--count",
-            "--workers",
-            "2",
-        ],
+def default_sigint() -> None:
+    """In the child: Ctrl-C as in a terminal, even when the tests run with SIGINT ignored (a background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def solve_process(*args: str) -> subprocess.Popen:
+    """``e2opt solve`` in its own process group (as a terminal job), with SIGINT at its default."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "solve", *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=default_sigint,
     )
-    assert proc.stderr.readline().startswith("solve: ")  # the workers are running (first progress line)
-    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
-    out, err = proc.communicate(timeout=60)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_every_worker_and_exits_130():
+    proc = solve_process(
+        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120"
+    )
+    try:
+        assert proc.stderr.readline().startswith("solve: ")  # the workers are running (first progress line)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # nothing of a failed test keeps running
     assert proc.returncode == 130, err
     assert out.splitlines()[-1].startswith("interrupted (Ctrl-C) after ")
     assert "search incomplete" in out and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_workers_of_a_killed_solve_stop_too():
+    proc = solve_process(
+        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120"
+    )
+    try:
+        assert proc.stderr.readline().startswith("solve: ")
+        workers = [
+            int(p)
+            for p in subprocess.run(
+                ["pgrep", "-P", str(proc.pid), "-f", "spawn_main"], capture_output=True, text=True
+            ).stdout.split()
+        ]
+        assert len(workers) == 2
+        os.kill(proc.pid, signal.SIGKILL)  # the parent only, as an out-of-memory kill would
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 30
+        while any(os.path.exists(f"/proc/{w}") and "Z" not in _state(w) for w in workers):
+            assert time.monotonic() < deadline, "orphaned workers still running"
+            time.sleep(0.2)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    """The process state letter from /proc (Z: zombie, gone as far as work is concerned)."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
 
 
 def test_a_count_stopped_early_resumes_from_its_checkpoint_to_the_exact_totals(tmp_path):

@@ -11,6 +11,7 @@ first worker to reach one wins. Limits count the CPU seconds of every process to
 
 from __future__ import annotations
 
+import os
 import queue
 import signal
 import time
@@ -69,9 +70,11 @@ def _search(part: Part, depth: int, prefix: np.ndarray, keep: bool, stop, result
 def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks, results, stop) -> None:
     """Process body: take tasks until the queue's end marker or the stop event; report each one."""
     ignore_sigint()
-    cpu = time.process_time
+    cpu, parent = time.process_time, os.getppid()
 
     def tick(nodes: int) -> None:
+        if os.getppid() != parent:  # the parent was killed: nobody reads the results, stop at once
+            os._exit(1)
         results.put(("tick", index, cpu(), nodes))
 
     while not stop.is_set():
@@ -237,7 +240,9 @@ def _announce(run, ledger: Ledger, n_tasks: int) -> None:
     )
 
 
-def _collect(run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledger | None, keep: bool) -> None:
+def _collect(
+    run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledger | None, keep: bool
+) -> None:
     """Take worker messages until every task is done, a limit passes or the first board is in."""
     while len(tally.done) < n_tasks:
         codes = tally.take(_next_message(results, procs))
