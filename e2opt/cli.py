@@ -353,6 +353,18 @@ class SweepReportCmd(Command):
         return 0
 
 
+def _workers(text: str) -> int:
+    """``--workers``: a count, or ``auto`` for the cores this process may use."""
+    if text == "auto":
+        from .sweep.pools import usable_cores
+
+        return usable_cores()
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of processes or auto") from None
+
+
 class SolveCmd(Command):
     name = "solve"
     help = "exact search: one perfect board, all of them, or their count; or proof that none exists"
@@ -376,8 +388,8 @@ class SolveCmd(Command):
         parser.add_argument("--restarts", type=int, default=0, help="scan: limited attempts before the final run")
         parser.add_argument("--restart-nodes", type=int, default=100_000, help="scan: nodes of a Luby restart unit")
         parser.add_argument("--shave", type=int, default=0, metavar="L", help="colorpairs: shaving limit (0: off)")
-        parser.add_argument("--workers", type=int, default=1, metavar="N",
-                            help="scan: processes sharing the search tree (default 1)")
+        parser.add_argument("--workers", type=_workers, default=1, metavar="N",
+                            help="scan: processes sharing the search tree, or auto (the usable cores; default 1)")
         parser.add_argument("--checkpoint", metavar="FILE",
                             help="scan: record finished subtrees in FILE; the same command resumes from it")
         parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")

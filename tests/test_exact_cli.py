@@ -63,6 +63,9 @@ def test_time_limit_reports_an_incomplete_search():
         (["--order", "zigzag"], "--order zigzag"),
         (["--value-order", "best"], "--value-order best"),
         (["--method", "chessboard", "--order", "mingap"], "chessboard"),
+        (["--method", "scan", "--workers", "many"], "--workers"),
+        (["--method", "dfs", "--workers", "2"], "--workers"),
+        (["--all", "--method", "scan", "--checkpoint", "c.json"], "--checkpoint"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(args, words, capsys):
