@@ -63,7 +63,6 @@ def test_time_limit_reports_an_incomplete_search():
         (["--order", "zigzag"], "--order zigzag"),
         (["--value-order", "best"], "--value-order best"),
         (["--method", "chessboard", "--order", "mingap"], "chessboard"),
-        (["--method", "scan", "--workers", "many"], "--workers"),
         (["--method", "dfs", "--workers", "2"], "--workers"),
         (["--all", "--method", "scan", "--checkpoint", "c.json"], "--checkpoint"),
     ],
@@ -73,6 +72,14 @@ def test_bad_arguments_are_one_line_errors(args, words, capsys):
     out = capsys.readouterr()
     assert out.out == "" and out.err.startswith("e2opt: error: ") and words in out.err
     assert len(out.err.splitlines()) == 1
+
+
+def test_a_worker_count_that_is_not_a_number_is_a_one_line_error(capsys):
+    with pytest.raises(SystemExit) as stop:  # argparse's own refusal of an option value
+        main(["solve", str(PUZZLE), "--method", "scan", "--workers", "many"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("e2opt: error: ") and "--workers" in err
+    assert len(err.splitlines()) == 1
 
 
 def test_missing_puzzle_is_a_one_line_error(tmp_path, capsys):
