@@ -190,7 +190,8 @@ class _Run:
         if self.stream is None or self.cpu() < self.next_progress:
             return
         self.next_progress = self.cpu() + self.opts.progress_every_s
-        rate = f", {nodes:.3g} nodes ({nodes / max(self.cpu(), 1e-9):.3g}/s)" if nodes is not None else ""
+        spent = self.cpu() + self.earlier_cpu  # nodes include a resumed search's earlier sessions
+        rate = f", {nodes:.3g} nodes ({nodes / max(spent, 1e-9):.3g}/s)" if nodes is not None else ""
         print(
             f"solve: {self.cpu():.0f} s CPU{rate}, {self.result.solutions} found so far{depth}",
             file=self.stream,
