@@ -34,9 +34,8 @@ def score_series(run_dir: Path) -> tuple[list[tuple[float, int]], list[tuple[flo
         if point is None:
             continue
         if kind in ("best", "construction") and (not best or point[1] > best[-1][1]):
-            best.append(
-                point
-            )  # the run's best never falls: a later, weaker construction (another worker's) is no best
+            # the run's best never falls: a later, weaker construction (another worker's) is no best
+            best.append(point)
         if kind in ("construction", *CURRENT_KINDS):
             current.append(point)
     return best, current

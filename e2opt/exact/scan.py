@@ -3,8 +3,8 @@
 Every cell of a fill order (construct/order.py) is looked up in tables keyed by its slot (which
 sides face the rim, which two placed sides key it) and the two colours it must match
 (construct/tables.py), so a candidate needs no check but "tile unused" (and the rare extra sides
-next to a hint): the construction's kernel (construct/backtrack_kernel.py, no breaks allowed) runs
-this about 11 times faster per node than the general kernel of dfs.py. A ``Walk`` runs the kernel
+next to a hint): its own kernel (scan_kernel.py) runs this about 20 times faster per node than the
+general kernel of dfs.py. A ``Walk`` runs the kernel
 over a range of depths (the whole order here; split.py cuts it for several processes) and resumes it
 after each full board. Symmetry (symmetry.py) is broken by hints: the lowest corner piece fixed
 top-left (square), or top-left then top-right in two parts (other boards: one board of each
@@ -99,8 +99,7 @@ class Part:
         tables = build_tables(puzzle, order)
         start = tables.exact_start.astype(np.int32)
         cand = tables.exact.astype(np.int32)
-        off = np.full_like(start, len(cand))  # no one-off candidates: no break is ever allowed
-        tab = (tables.colours, tables.ocol.astype(np.uint8), start, off, cand)
+        tab = (tables.colours, tables.ocol.astype(np.uint8), start, cand)
         geo = (order.cells, order.nbr, order.keys, order.extras, order.slot)
         zero = np.zeros(0, dtype=np.int64)
         return cls(puzzle, order, geo, tab, breaks_of(puzzle, order, zero) == 0)
@@ -123,7 +122,7 @@ def build_parts(puzzle: Puzzle, order: str, symmetry: bool) -> list[Part]:
 def shuffle(part: Part, rng: np.ndarray) -> None:
     """Shuffle the part's candidate lists in place (``--value-order random``)."""
     if part.order.depth:
-        k.shuffle_lists(part.tab[2], part.tab[4], np.zeros(len(part.puzzle.pieces), np.int64), rng)
+        k.shuffle_lists(part.tab[2], part.tab[3], np.zeros(len(part.puzzle.pieces), np.int64), rng)
 
 
 def board_of(puzzle: Puzzle, codes: np.ndarray) -> Board:

@@ -42,10 +42,10 @@ def open_root(stack, board, geo, tab) -> None:
 def walk(stack, counters, board, used, geo, tab, budget, chunk, keep) -> int:
     """Run up to ``chunk`` more nodes (``budget``: nodes of the whole walk); returns a kernel code.
 
-    ``geo`` = (cells, nbr, keys, extras, slot), ``tab`` = (colours, ocol, list starts, unused, lists).
+    ``geo`` = (cells, nbr, keys, extras, slot), ``tab`` = (colours, ocol, list starts, lists).
     """
     cells, nbr, keys, extras, slot = geo
-    colours, ocol, start, _, cand = tab
+    colours, ocol, start, cand = tab
     m = cells.shape[0]
     d, nodes, leaves = counters[DEPTH], counters[NODES], counters[LEAVES]
     if counters[HELD]:  # take the last full board's last piece off and scan on
