@@ -2,6 +2,7 @@
 
     python docs/exact_bench.py brendan  --limit 120 --cpsat-limit 120 --out docs/exact_brendan.jsonl
     python docs/exact_bench.py paper000 --sizes 7 8 9 10 --seeds 0 1 --limit 60 --out docs/exact_paper000.jsonl
+        [--redo-incomplete docs/exact_paper000_20.jsonl]
     python docs/exact_bench.py heuristics --limit 30 --out docs/exact_heuristics.jsonl [--first]
     python docs/exact_bench.py count --instances set1_05x08 set1_06x07 --methods scan --limit 240 --out docs/exact_counts.jsonl
     python docs/exact_bench.py first --instances set1_07x07 --seeds 0 1 2 --restarts 0 1000 --limit 20 --out docs/exact_first.jsonl
@@ -64,7 +65,20 @@ def brendan(args) -> None:
         measure(puzzle, args.out, "cpsat", args.cpsat_limit)
 
 
+def _run_key(puzzle: str, method: str, order: str, shave: int | None) -> tuple:
+    return puzzle, method, order, shave
+
+
+def finished_runs(path: Path | None) -> set[tuple]:
+    """The (puzzle, method, order, shave) runs that ``path`` (a JSONL file of this script) completed."""
+    if path is None:
+        return set()
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return {_run_key(r["puzzle"], r["method"], r["order"], r.get("shave")) for r in rows if r["complete"]}
+
+
 def paper000(args) -> None:
+    skip = finished_runs(args.redo_incomplete)
     for size in args.sizes:
         frame, inner = PAPER_COLOURS[size]
         for seed in args.seeds:
@@ -72,6 +86,8 @@ def paper000(args) -> None:
             for variant in args.variants:
                 method, order, *shave = variant.split(":")
                 extra = {"shave": int(shave[0])} if shave else {}
+                if _run_key(puzzle.name, method, order, extra.get("shave")) in skip:
+                    continue
                 measure(puzzle, args.out, method, args.limit, order=order, **extra)
 
 
@@ -138,6 +154,12 @@ def main() -> None:
         nargs="+",
         default=["dfs:row", "colorpairs:row", "colorpairs:mingap"],
         help="method:order[:shave limit]",
+    )
+    p.add_argument(
+        "--redo-incomplete",
+        type=Path,
+        metavar="FILE",
+        help="run only what FILE (an earlier --out) did not complete, e.g. with a longer --limit",
     )
     h = sub.add_parser("heuristics")
     h.add_argument("--instances", nargs="+")

@@ -399,6 +399,7 @@ class SolveCmd(Command):
         from .exact.output import BoardWriter
         from .exact.solve import SolveOptions, solve
         from .puzzle import read_puzzle
+        from .signals import TermAsCtrlC
 
         find_all = args.all or args.count
         opts = SolveOptions(
@@ -410,7 +411,8 @@ class SolveCmd(Command):
         opts.check()
         puzzle = read_puzzle(args.puzzle)
         writer = BoardWriter(args.output, puzzle.name) if args.output else None
-        result = solve(puzzle, opts, writer, None if args.quiet else sys.stderr)
+        with TermAsCtrlC():
+            result = solve(puzzle, opts, writer, None if args.quiet else sys.stderr)
         if not writer and (args.all or not find_all):
             for board in result.boards:
                 print(format_board(board))

@@ -1,4 +1,5 @@
-"""Signals: Ctrl-C and SIGTERM stop a run or a sweep cleanly; a stop file reaches runs in other processes.
+"""Signals: Ctrl-C and SIGTERM stop a run, a sweep or a solve cleanly; a stop file reaches runs in other
+processes.
 
 First SIGINT/SIGTERM: the search stops after its current move; a second SIGINT: at once. A sweep (or a run's
 worker processes) asks runs in other processes to stop by creating a stop file, which StopWatcher turns into
@@ -74,6 +75,21 @@ class StopWatcher:
         if self.active:
             self.done.set()
             self.thread.join()
+            signal.signal(signal.SIGTERM, self.old)
+
+
+class TermAsCtrlC:
+    """While active (main thread only), SIGTERM unwinds like a Ctrl-C: ``e2opt solve`` then stops
+    cleanly, saves its checkpoint and says what it found, as a kill by a scheduler or ``timeout`` asks."""
+
+    def __enter__(self) -> TermAsCtrlC:
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, _raise_interrupt)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.old is not None:
             signal.signal(signal.SIGTERM, self.old)
 
 

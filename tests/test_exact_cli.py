@@ -88,7 +88,8 @@ def test_missing_puzzle_is_a_one_line_error(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_ctrl_c_prints_what_was_found_and_exits_130():
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_prints_what_was_found_and_exits_130(sig):
     proc = subprocess.Popen(
         [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_07x07.txt", "--count", "--time-limit", "120"],
         cwd=ROOT,
@@ -99,10 +100,10 @@ def test_ctrl_c_prints_what_was_found_and_exits_130():
     )
     try:
         assert proc.stderr.readline().startswith("solve: ")  # the search is running (first progress line)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()  # nothing of a failed test keeps running
     assert proc.returncode == 130, err
-    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C) after ")
+    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ")
     assert "found so far, search incomplete" in out

@@ -151,7 +151,7 @@ def test_ctrl_c_stops_every_worker_and_exits_130():
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # nothing of a failed test keeps running
     assert proc.returncode == 130, err
-    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C) after ")
+    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ")
     assert "search incomplete" in out and "Traceback" not in err
 
 
@@ -177,6 +177,50 @@ def test_workers_of_a_killed_solve_stop_too():
             time.sleep(0.2)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _subtrees_done(path) -> int:
+    return sum(b - a + 1 for a, b in json.loads(path.read_text())["done"])
+
+
+@pytest.mark.slow
+def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
+    path = tmp_path / "count.json"
+    proc = solve_process(
+        str(SET1 / "set1_05x08.txt"), "--method", "scan", "--count", "--workers", "2", "--checkpoint", str(path)
+    )
+    try:
+        line = proc.stderr.readline()  # "solve: 5 s CPU, ..., 37/1234 subtrees searched"
+        os.killpg(proc.pid, signal.SIGTERM)  # as a scheduler or `timeout` stops a job: every process
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ") and "Traceback" not in err
+    saved = json.loads(path.read_text())
+    reported = int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
+    assert 0 < reported <= _subtrees_done(path) < saved["subtrees"]  # nothing finished before the signal is lost
+
+
+@pytest.mark.slow
+def test_a_dead_worker_is_a_clear_error_and_the_checkpoint_keeps_what_was_finished(tmp_path):
+    path = tmp_path / "count.json"
+    proc = solve_process(
+        str(SET1 / "set1_05x08.txt"), "--method", "scan", "--count", "--workers", "2", "--checkpoint", str(path)
+    )
+    try:
+        line = proc.stderr.readline()
+        workers = subprocess.run(
+            ["pgrep", "-P", str(proc.pid), "-f", "spawn_main"], capture_output=True, text=True
+        ).stdout.split()
+        os.kill(int(workers[0]), signal.SIGKILL)  # as an out-of-memory kill of one worker would
+        _, err = proc.communicate(timeout=60)
+        assert not os.path.exists(f"/proc/{workers[1]}") or "Z" in _state(int(workers[1]))
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 2 and "e2opt: error: a solve worker process died" in err and "Traceback" not in err
+    reported = int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
+    assert 0 < reported <= _subtrees_done(path)
 
 
 def _state(pid: int) -> str:

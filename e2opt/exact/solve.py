@@ -122,7 +122,7 @@ class SolveResult:
             return f"{found}, complete search, {effort}"
         if self.stopped == "first solution":
             return f"{found} found, stopped at the first (--all or --count to enumerate), {effort}"
-        why = "interrupted (Ctrl-C)" if self.stopped == "interrupted" else f"stopped by {self.stopped}"
+        why = "interrupted (Ctrl-C or SIGTERM)" if self.stopped == "interrupted" else f"stopped by {self.stopped}"
         return f"{why} after {effort}: {self.solutions} found so far, search incomplete"
 
 

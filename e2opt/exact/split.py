@@ -67,9 +67,16 @@ def _search(part: Part, depth: int, prefix: np.ndarray, keep: bool, stop, result
     return walk.exhausted, walk.nodes, walk.backtracks, walk.leaves
 
 
-def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks, results, stop) -> None:
-    """Process body: take tasks until the queue's end marker or the stop event; report each one."""
+def _leave_signals_to_parent() -> None:
+    """Ignore SIGINT and SIGTERM (a terminal's Ctrl-C or a scheduler's kill reach the whole group)."""
     ignore_sigint()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks, results, stop) -> None:
+    """Process body: take tasks until the queue's end marker or the stop event; report each one.
+    Ctrl-C and SIGTERM are the parent's: it stops the workers through ``stop`` and saves the checkpoint."""
+    _leave_signals_to_parent()
     cpu, parent = time.process_time, os.getppid()
 
     def tick(nodes: int) -> None:
@@ -201,8 +208,8 @@ def run_split(
             tasks.put(task)
     for _ in range(workers):
         tasks.put(None)
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # children start with Ctrl-C ignored
-    try:
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:  # the children start with both ignored (inherited through spawn's exec)
         procs = [
             ctx.Process(target=_worker, args=(i, parts, depths, keep, tasks, results, stop), daemon=True)
             for i in range(workers)
@@ -210,17 +217,25 @@ def run_split(
         for proc in procs:
             proc.start()
     finally:
-        signal.signal(signal.SIGINT, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
     try:
-        _collect(run, tally, results, procs, len(tasks_list), ledger, keep)
-    except KeyboardInterrupt:
-        run.result.stopped = "interrupted"
-    stop.set()
-    for codes in _drain(tally, tasks, results, procs):
-        if opts.find_all:  # boards the workers had reached before they saw the stop
-            run.found(board_of(run.puzzle, codes))
-    run.others = sum(tally.cpu)
-    tally.save(ledger, run.cpu(), force=True)
+        try:
+            _collect(run, tally, results, procs, len(tasks_list), ledger, keep)
+        except KeyboardInterrupt:
+            run.result.stopped = "interrupted"
+        stop.set()
+        for codes in _drain(tally, tasks, results, procs):
+            if opts.find_all:  # boards the workers had reached before they saw the stop
+                run.found(board_of(run.puzzle, codes))
+    finally:  # also when a worker died or a second signal came: keep every finished subtree
+        stop.set()
+        tasks.cancel_join_thread()  # exit even if tasks no worker will take still fill the pipe
+        for proc in procs:
+            if proc.is_alive():
+                proc.kill()
+        run.others = sum(tally.cpu)
+        tally.save(ledger, run.cpu(), force=True)
     if not keep:
         run.counted(tally.solutions)
     run.result.complete = run.result.stopped is None and len(tally.done) == len(tasks_list)
@@ -259,15 +274,16 @@ def _collect(
 
 
 def _next_message(results, procs: list) -> tuple:
-    """The next worker message, or ("none",) after POLL_S; a clear error if a worker died."""
+    """The next worker message, or ("none",) after POLL_S; a clear error as soon as a worker died
+    (checked at every message: the others' ticks would otherwise hide it until they ran out of work)."""
+    dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
+    if dead:
+        raise E2optError(
+            f"a solve worker process died (exit code {dead[0]}); the search stopped (with --checkpoint, the same command resumes it)"
+        )
     try:
         return results.get(timeout=POLL_S)
     except queue.Empty:
-        dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
-        if dead:
-            raise E2optError(
-                f"a solve worker process died (exit code {dead[0]}); the search is lost"
-            ) from None
         return ("none",)
 
 
@@ -281,7 +297,6 @@ def _drain(tally: Tally, tasks, results, procs: list) -> list[np.ndarray]:
         pass
     for _ in procs:  # a worker waiting for a task gets the end marker
         tasks.put(None)
-    tasks.cancel_join_thread()
     boards = []
     while tally.exited < tally.workers:
         codes = tally.take(_next_message(results, procs))
