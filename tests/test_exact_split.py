@@ -18,7 +18,7 @@ from e2opt.construct import backtrack_kernel as k
 from e2opt.errors import E2optError
 from e2opt.exact.scan import Walk, build_parts
 from e2opt.exact.solve import SolveOptions, solve
-from e2opt.exact.split import prefixes, split_depth
+from e2opt.exact.split import Tally, prefixes, split_depth
 from e2opt.generate import generate
 from e2opt.puzzle import Hint, Puzzle, read_puzzle
 from e2opt.verify import verify_files
@@ -273,3 +273,43 @@ def test_a_checkpoint_of_another_search_or_not_a_checkpoint_is_refused(tmp_path)
         run(puzzle, keep_boards=False, checkpoint=str(tmp_path / "bad.json"))
     first = run(puzzle, find_all=False, checkpoint=str(tmp_path / "first.json"))
     assert first.stopped == "first solution" and len(first.boards) == 1
+
+
+def test_a_first_solution_search_run_again_from_its_checkpoint_finds_a_board_every_time(tmp_path):
+    """The subtree of a board is never recorded as searched, even when its worker finished it before
+    the stop: otherwise a second run skips it and wrongly ends with "no perfect board exists"."""
+    puzzle = read_puzzle(SET1 / "set1_05x05.txt")
+    path = str(tmp_path / "first.json")
+    for _ in range(5):  # 4 boards up to rotation: a leak would show by the fifth run
+        result = run(puzzle, find_all=False, keep_boards=True, checkpoint=path)
+        assert result.stopped == "first solution" and len(result.boards) == 1
+        assert json.loads((tmp_path / "first.json").read_text())["totals"]["solutions"] == 0
+
+
+def test_a_tally_of_a_first_solution_search_keeps_no_subtree_with_a_board():
+    first, count = Tally(1, first=True), Tally(1)
+    for tally in (first, count):
+        tally.take(("task", 0, 1.0, 7, True, 100, 90, 1))  # subtree 7: searched to its end, one board
+        tally.take(("task", 0, 2.0, 8, True, 50, 50, 0))
+    assert first.done == {8} and first.kept["solutions"] == 0 and first.kept["nodes"] == 50
+    assert count.done == {7, 8} and count.kept["solutions"] == 1 and count.kept["nodes"] == 150
+
+
+def test_a_count_goes_on_from_a_first_solution_checkpoint_to_the_exact_totals(tmp_path):
+    puzzle = read_puzzle(SET1 / "set1_05x05.txt")
+    one = run(puzzle, keep_boards=False)
+    path = tmp_path / "c.json"
+    first = run(puzzle, find_all=False, keep_boards=True, checkpoint=str(path))
+    assert first.boards and _subtrees_done(path) > 0  # the subtrees searched before the board's
+    count = run(puzzle, keep_boards=False, checkpoint=str(path))
+    assert count.complete and (count.solutions, count.nodes, count.backtracks) == (
+        one.solutions,
+        one.nodes,
+        one.backtracks,
+    )
+    assert json.loads(path.read_text())["search"]["all"] is True  # the file is now the count's
+    saved = json.loads(path.read_text())
+    saved["search"]["all"], saved["totals"]["solutions"] = False, 3  # a first search that found boards
+    path.write_text(json.dumps(saved))
+    with pytest.raises(E2optError, match="different all"):
+        run(puzzle, keep_boards=False, checkpoint=str(path))

@@ -5,7 +5,9 @@ first solution or all), the split depths, the number of subtrees, the ones searc
 what they added up to (nodes, backtracks, solutions, CPU seconds). It is rewritten atomically every
 SAVE_EVERY_S seconds and when the search stops, so a kill loses at most the subtrees that were being
 searched; running the same command again skips the finished ones. Half-searched subtrees are never
-recorded: they are searched again from their start, so the totals stay exact.
+recorded: they are searched again from their start, so the totals stay exact. A first-solution
+search records only subtrees without a board (split.Tally), so ``--count`` may go on from its file
+when it found none: the file then becomes the count's.
 """
 
 from __future__ import annotations
@@ -77,10 +79,13 @@ class Ledger:
             totals = {name: type(v)(data["totals"][name]) for name, v in self.totals.items()}
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise E2optError(f"--checkpoint {self.path}: cannot be read ({exc}); use another file") from None
-        if key != self.key:
-            differ = ", ".join(sorted(k for k in self.key if key.get(k) != self.key[k]))
+        differ = sorted(k for k in self.key if key.get(k) != self.key[k])
+        if differ == ["all"] and self.key["all"] and totals["solutions"] == 0:
+            differ = []  # a count goes on from a first-solution search that found nothing: same subtrees
+        if differ:
             raise E2optError(
-                f"--checkpoint {self.path}: records another search (different {differ}); use another file"
+                f"--checkpoint {self.path}: records another search (different {', '.join(differ)}); "
+                "use another file"
             )
         self.depths, self.tasks, self.done, self.totals = depths, tasks, done, totals
 

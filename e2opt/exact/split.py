@@ -96,9 +96,16 @@ def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks,
 
 @dataclass
 class Tally:
-    """What the workers have reported so far, and what of it a checkpoint may keep (ledger.py)."""
+    """What the workers have reported so far, and what of it a checkpoint may keep (ledger.py).
+
+    In a first-solution search (``first``) a subtree that holds a board is never kept as searched,
+    even when its worker got to its end before the stop: run again, the search must find that board
+    again, not skip it and end with "no perfect board exists". So such a file only ever records
+    subtrees without solutions, exact for a count too (ledger.py lets a count resume from it).
+    """
 
     workers: int
+    first: bool = False
     cpu: list[float] = field(default_factory=list)  # each worker's CPU seconds
     running: list[int] = field(default_factory=list)  # nodes of each worker's current task
     nodes: int = 0  # of the prefix walks, finished or stopped tasks and earlier sessions
@@ -146,9 +153,10 @@ class Tally:
             self.running[index] = message[3]
         elif kind == "task":
             tid, exhausted, nodes, backtracks, solutions = message[3:]
+            finished = exhausted and not (self.first and solutions)
             self.running[index] = 0
-            self._book(nodes, backtracks, solutions, exhausted)
-            if exhausted:
+            self._book(nodes, backtracks, solutions, finished)
+            if finished:
                 self.done.add(tid)
         else:
             self.exited += 1
@@ -178,7 +186,7 @@ def run_split(
     opts = run.opts
     parts = build_parts(run.puzzle, order, run.broken)
     rng = np.array([np.random.default_rng(seed).integers(2**63)], dtype=np.uint64)
-    tally, ledger = Tally(workers), None
+    tally, ledger = Tally(workers, first=not opts.find_all), None
     if checkpoint:
         key = search_key(
             run.puzzle, order_name(run.puzzle, order), run.broken, opts.value_order, seed, opts.find_all
