@@ -376,7 +376,7 @@ class SolveCmd(Command):
         parser.add_argument("puzzle")
         parser.add_argument("--all", action="store_true", help="enumerate every perfect board")
         parser.add_argument("--count", action="store_true", help="count the perfect boards (implies --all)")
-        parser.add_argument("--method", default="colorpairs", help=f"{' | '.join(METHODS)} (default colorpairs)")
+        parser.add_argument("--method", help=f"{' | '.join(METHODS)} (default colorpairs; cpsat with --best)")
         parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
         parser.add_argument("-o", "--output", metavar="DIR", help="write each board as DIR/<puzzle>_<k>.board")
         parser.add_argument("--order", help=f"variable order: {' | '.join(ORDERS)}; scan: short | row | column | "
@@ -392,6 +392,12 @@ class SolveCmd(Command):
                             help="scan: processes sharing the search tree, or auto (the usable cores; default 1)")
         parser.add_argument("--checkpoint", metavar="FILE",
                             help="scan: record finished subtrees in FILE; the same command resumes from it")
+        parser.add_argument("--best", action="store_true",
+                            help="a board of maximum score and the proof that none scores more (CP-SAT)")
+        parser.add_argument("--bound", type=int, metavar="N",
+                            help="--best: a score already reached; only boards that beat it are searched")
+        parser.add_argument("--from", dest="start", metavar="BOARD",
+                            help="--best: a board already found (its score is the bound, the board a hint)")
         parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
     def run(self, args):
@@ -401,9 +407,11 @@ class SolveCmd(Command):
         from .puzzle import read_puzzle
         from .signals import TermAsCtrlC
 
+        if args.best or args.bound is not None or args.start:
+            return self._best(args)
         find_all = args.all or args.count
         opts = SolveOptions(
-            args.method, find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
+            args.method or "colorpairs", find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
             not args.no_backjump, args.seed, keep_boards=bool(args.output) or not find_all or args.all,
             restarts=args.restarts, restart_nodes=args.restart_nodes, shave=args.shave, workers=args.workers,
             checkpoint=args.checkpoint,
@@ -422,6 +430,48 @@ class SolveCmd(Command):
         if result.stopped == "interrupted":
             return 130
         return 0 if result.complete or result.stopped == "first solution" else 1
+
+    def _best(self, args) -> int:
+        """``--best``: the maximum score (exact/optimum.py)."""
+        from .board import format_board, read_board
+        from .exact.optimum import best_board
+        from .exact.output import BoardWriter
+        from .puzzle import read_puzzle
+        from .signals import TermAsCtrlC
+
+        others = {"--all": args.all, "--count": args.count, "--order": args.order, "--shave": args.shave,
+                  "--value-order": args.value_order != "min", "--restarts": args.restarts,
+                  "--workers": args.workers != 1, "--checkpoint": args.checkpoint, "--no-backjump": args.no_backjump}
+        if not args.best:
+            raise E2optError("--bound and --from go with --best")
+        if args.method not in (None, "cpsat") or any(others.values()):
+            given = [f"--method {args.method}"] if args.method not in (None, "cpsat") else []
+            given += [name for name, value in others.items() if value]
+            raise E2optError(f"--best runs CP-SAT on the whole board: not with {', '.join(given)}")
+        if args.bound is not None and args.start:
+            raise E2optError("--bound and --from: give one (--from's board sets the bound)")
+        if args.time_limit is not None and not args.time_limit > 0:
+            raise E2optError(f"--time-limit {args.time_limit}: must be a positive number of seconds")
+        puzzle = read_puzzle(args.puzzle)
+        writer = BoardWriter(args.output, puzzle.name) if args.output else None
+        with TermAsCtrlC():
+            result = best_board(
+                puzzle,
+                known_board=read_board(args.start) if args.start else None,
+                known_score=args.bound,
+                symmetry=not args.no_symmetry,
+                time_limit_s=args.time_limit,
+                seed=args.seed,
+                progress=None if args.quiet else sys.stderr,
+            )
+        if result.board is not None and writer:
+            writer(result.board)
+        elif result.board is not None:
+            print(format_board(result.board))
+        print(result.summary())
+        if result.stopped == "interrupted":
+            return 130
+        return 0 if result.complete else 1
 
 
 COMMANDS: list[Command] = [

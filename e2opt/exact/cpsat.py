@@ -32,21 +32,30 @@ class _Collect(cp_model.CpSolverSolutionCallback):
 
 
 class CpSatSearch:
-    """A CP-SAT solve of the unrelaxed puzzle; ``wait`` polls it, ``complete`` says if it finished."""
+    """A CP-SAT solve in a thread; ``wait`` polls it, ``complete`` says if it finished.
 
-    def __init__(self, puzzle: Puzzle, *, symmetry: bool, find_all: bool, seed: int):
-        pm = build_model(puzzle, [], symmetry=symmetry)
+    ``collect`` is the solution callback (it keeps ``boards``); the default search is the unrelaxed
+    puzzle's feasibility model (``for_puzzle``); optimum.py passes its own model and callback.
+    """
+
+    def __init__(self, model: cp_model.CpModel, collect, *, find_all: bool, seed: int):
         self.solver = cp_model.CpSolver()
         p = self.solver.parameters
         p.num_workers = 1
         p.enumerate_all_solutions = find_all
         p.random_seed = seed
         p.catch_sigint_signal = False
-        self.collect = _Collect(pm.board, find_all)
+        self.collect = collect
         self.find_all = find_all
         self.status: int | None = None
-        self.thread = threading.Thread(target=self._run, args=(pm.model,), daemon=True)
+        self.thread = threading.Thread(target=self._run, args=(model,), daemon=True)
         self.thread.start()
+
+    @classmethod
+    def for_puzzle(cls, puzzle: Puzzle, *, symmetry: bool, find_all: bool, seed: int) -> CpSatSearch:
+        """Perfect boards of ``puzzle``: the first, or all of them."""
+        pm = build_model(puzzle, [], symmetry=symmetry)
+        return cls(pm.model, _Collect(pm.board, find_all), find_all=find_all, seed=seed)
 
     def _run(self, model: cp_model.CpModel) -> None:
         self.status = self.solver.solve(model, self.collect)

@@ -269,7 +269,7 @@ def _drive(run: _Run, ks: KernelSearch | ScanSearch, chess_forbid, wants_boards:
 def _cpsat(run: _Run) -> None:
     """The CP-SAT cross-check, stopped by the run's limit or Ctrl-C."""
     opts = run.opts
-    cs = CpSatSearch(run.puzzle, symmetry=run.broken, find_all=opts.find_all, seed=opts.seed)
+    cs = CpSatSearch.for_puzzle(run.puzzle, symmetry=run.broken, find_all=opts.find_all, seed=opts.seed)
     try:
         while not cs.wait():
             if run.over_limit():

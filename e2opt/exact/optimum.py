@@ -1,0 +1,152 @@
+"""``e2opt solve --best``: a board of maximum score, and the proof that no board scores more.
+
+Paper 003's lesson for optimisation: once a good solution is known, a bound prunes everything that
+cannot beat it. The soft CP-SAT model (construct/cpsat_model.build_model with soft=True: one Boolean
+per join, their sum maximised) gets the best known score as a constraint, score >= known + 1, and
+the known board as a solution hint; CP-SAT's own bound (propagation, LP relaxation) closes the rest.
+A complete search then proves a better board optimal, or that no board beats the known score. The
+known score comes from ``--from BOARD`` (e.g. the best.board of an ``e2opt run``) or ``--bound N``.
+Every board reported is re-checked by the independent verifier first.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+from ortools.sat.python import cp_model
+
+from ..board import Board, format_board
+from ..construct.cpsat_model import PuzzleModel, build_model, symmetry_applies
+from ..errors import E2optError
+from ..puzzle import Puzzle, format_puzzle
+from ..verify import verify_texts
+from .cpsat import CpSatSearch
+from .symmetry import orbit, rotation_group
+
+PROGRESS_EVERY_S = 5.0
+
+
+class _Improving(cp_model.CpSolverSolutionCallback):
+    """Keeps every board CP-SAT reports (each better than the one before)."""
+
+    def __init__(self, pm: PuzzleModel):
+        super().__init__()
+        self.pm, self.boards = pm, []
+
+    def on_solution_callback(self) -> None:
+        self.boards.append(self.pm.board(self.value))
+
+
+@dataclass
+class BestResult:
+    """The best board found (a better one, else the known board) and what the search proves."""
+
+    puzzle: str
+    max_score: int
+    known: int | None  # the score a board had to beat (None: nothing known)
+    board: Board | None = None
+    score: int | None = None
+    upper: int | None = None  # no board scores more than this (proved)
+    complete: bool = False
+    stopped: str | None = None  # "time limit", "interrupted"
+    branches: int = 0
+    conflicts: int = 0
+    cpu_s: float = 0.0
+
+    def summary(self) -> str:
+        """The last line: the best score and whether it is proved optimal."""
+        m, effort = self.max_score, f"{self.branches:.3g} branches, {self.cpu_s:.1f} s"
+        best = f"best {self.score}/{m}" if self.score is not None else None
+        if self.complete:
+            if best:
+                return f"{best}, optimal: no board scores more (complete search), {effort}"
+            return f"no board scores more than {self.known}/{m} (complete search), {effort}"
+        why = "interrupted (Ctrl-C or SIGTERM)" if self.stopped == "interrupted" else f"stopped by {self.stopped}"
+        return (
+            f"{why} after {effort}: {best or 'no board'} found, no board scores more than "
+            f"{self.upper}/{m}, search incomplete"
+        )
+
+
+def checked_score(puzzle: Puzzle, board: Board) -> int:
+    """The board's score by the independent verifier; E2optError if it breaks a placement rule."""
+    report = verify_texts(format_puzzle(puzzle), format_board(board))
+    if not report.valid:
+        raise E2optError(f"the board breaks the puzzle's rules: {report.text()}")
+    return report.score
+
+
+def _hint(pm: PuzzleModel, board: Board, group: int) -> None:
+    """Hint the solver with the turned copy of ``board`` that the model's symmetry rule keeps."""
+    for copy in orbit(board, group):
+        index = {}
+        for cell, (pieces, rots) in pm.options.items():
+            at = ((pieces == copy.piece[cell]) & (rots == copy.rot[cell])).nonzero()[0]
+            if len(at) == 0:
+                break
+            index[cell] = int(at[0])
+        else:
+            for cell, i in index.items():
+                pm.model.add_hint(pm.choice[cell], i)
+            return
+
+
+def best_board(
+    puzzle: Puzzle,
+    *,
+    known_board: Board | None = None,
+    known_score: int | None = None,
+    symmetry: bool = True,
+    time_limit_s: float | None = None,
+    seed: int = 0,
+    progress: TextIO | None = sys.stderr,
+) -> BestResult:
+    """Search for a board that beats the known one (or score), up to a proof of optimality."""
+    cpu0, m = time.process_time(), puzzle.max_score
+    if known_board is not None:
+        known_score = checked_score(puzzle, known_board)
+    if known_score is not None and not 0 <= known_score <= m:
+        raise E2optError(f"--bound {known_score}: a score from 0 to {m}")
+    result = BestResult(puzzle.name, m, known_score, known_board, None if known_board is None else known_score)
+    if known_score == m:  # nothing can beat a perfect board
+        result.complete, result.upper = True, m
+        return result
+    group = rotation_group(puzzle)
+    broken = symmetry and group > 1 and symmetry_applies(puzzle, [])
+    pm = build_model(puzzle, [], symmetry=broken, soft=True)
+    if known_score is not None:
+        pm.model.add(sum(pm.matches) >= known_score + 1)
+    if known_board is not None:
+        _hint(pm, known_board, group if broken else 1)
+    cs = CpSatSearch(pm.model, _Improving(pm), find_all=False, seed=seed)
+    next_progress = PROGRESS_EVERY_S
+    try:
+        while not cs.wait():
+            cpu = time.process_time() - cpu0
+            if time_limit_s is not None and cpu >= time_limit_s:
+                result.stopped = "time limit"
+                cs.stop()
+                break
+            if progress is not None and cpu >= next_progress:
+                next_progress = cpu + PROGRESS_EVERY_S
+                found = checked_score(puzzle, cs.boards[-1]) if cs.boards else result.score
+                print(f"solve: {cpu:.0f} s CPU, best {found}/{m} so far", file=progress, flush=True)
+    except KeyboardInterrupt:
+        result.stopped = "interrupted"
+        cs.stop()
+    for board in cs.boards:
+        value = checked_score(puzzle, board)
+        if result.score is None or value > result.score:
+            result.board, result.score = board, value
+    result.complete = result.stopped is None and cs.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    if result.complete:
+        result.upper = max(s for s in (result.score, known_score) if s is not None)
+    else:
+        bound = min(m, int(cs.solver.best_objective_bound)) if cs.status is not None else m
+        result.upper = max(bound, known_score or 0, result.score or 0)
+    result.branches, result.conflicts = cs.nodes, cs.backtracks
+    result.cpu_s = time.process_time() - cpu0
+    return result

@@ -1,0 +1,135 @@
+"""``e2opt solve --best``: the maximum score, proved, against brute force; the known score as a bound."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import SET1, e2opt
+
+from e2opt.board import Board, random_board, score, write_board
+from e2opt.exact.optimum import best_board
+from e2opt.generate import generate
+from e2opt.puzzle import Puzzle, read_puzzle
+from e2opt.verify import verify_files
+
+RIM = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour of sides t, r, b, l
+
+
+def broken(seed: int, rows: int = 3, cols: int = 3) -> Puzzle:
+    """A generated puzzle with one inner side of one piece recoloured: its planted board loses a join."""
+    base, _ = generate(rows, cols, 2, 3, seed)
+    pieces = base.pieces.copy()
+    p, s = np.argwhere(pieces > 2)[seed % int((pieces > 2).sum())]  # colours 3-5 are the inner ones
+    pieces[p, s] = 3 + (pieces[p, s] - 3 + 1) % 3
+    return Puzzle(rows, cols, pieces, (), f"broken_{rows}x{cols}_{seed}")
+
+
+def brute_force_best(puzzle: Puzzle) -> int:
+    """The best score over every board whose pieces show grey exactly toward the rim (slow, obvious)."""
+    cells = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+    options = []
+    for r, c in cells:
+        rim = [not (0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols) for dr, dc in RIM]
+        options.append(
+            [
+                (p, rot)
+                for p in range(len(puzzle.pieces))
+                for rot in range(4)
+                if all((puzzle.oriented[p, rot, s] == 0) == rim[s] for s in range(4))
+            ]
+        )
+    best, piece, rot = -1, np.zeros((puzzle.rows, puzzle.cols), int), np.zeros((puzzle.rows, puzzle.cols), int)
+
+    def place(i: int, used: set[int]) -> None:
+        nonlocal best
+        if i == len(cells):
+            best = max(best, score(puzzle, Board(piece.copy(), rot.copy())))
+            return
+        for p, r in options[i]:
+            if p not in used:
+                piece[cells[i]], rot[cells[i]] = p, r
+                place(i + 1, used | {p})
+
+    place(0, set())
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_best_score_is_the_brute_force_maximum_and_proved(seed):
+    puzzle = broken(seed)
+    result = best_board(puzzle, progress=None)
+    assert result.complete and result.upper == result.score == brute_force_best(puzzle)
+    assert score(puzzle, result.board) == result.score
+
+
+def test_a_puzzle_with_a_perfect_board_gets_the_full_score():
+    puzzle = read_puzzle(SET1 / "set1_04x04.txt")
+    result = best_board(puzzle, progress=None)
+    assert result.complete and result.score == puzzle.max_score == score(puzzle, result.board)
+
+
+def test_the_known_score_bounds_the_search_both_ways():
+    puzzle = broken(1, 4, 4)
+    optimum = best_board(puzzle, progress=None).score
+    assert optimum < puzzle.max_score  # the recoloured side costs the planted board a join
+    at = best_board(puzzle, known_score=optimum, progress=None)  # nothing beats it: proved, no board
+    assert at.complete and at.board is None and at.upper == optimum
+    assert at.summary().startswith(f"no board scores more than {optimum}/{puzzle.max_score} (complete search)")
+    below = best_board(puzzle, known_score=optimum - 2, progress=None)
+    assert below.complete and below.score == optimum
+    turned_off = best_board(puzzle, symmetry=False, progress=None)
+    assert turned_off.complete and turned_off.score == optimum
+
+
+def test_a_known_board_is_kept_when_nothing_beats_it_and_beaten_otherwise():
+    puzzle = broken(2, 4, 4)
+    optimum = best_board(puzzle, progress=None).board
+    kept = best_board(puzzle, known_board=optimum, progress=None)
+    assert kept.complete and kept.board is optimum and kept.summary().startswith(
+        f"best {kept.score}/{puzzle.max_score}, optimal"
+    )
+    start = random_board(puzzle, np.random.default_rng(0))
+    beaten = best_board(puzzle, known_board=start, progress=None)
+    assert beaten.complete and beaten.score == kept.score > score(puzzle, start)
+
+
+def test_cli_writes_the_best_board_verified_and_says_it_is_optimal(tmp_path):
+    puzzle = broken(3)
+    path = tmp_path / "p.txt"
+    path.write_text(
+        f"{puzzle.rows} {puzzle.cols}\n" + "".join(" ".join(map(str, p)) + "\n" for p in puzzle.pieces)
+    )
+    out = e2opt("solve", path, "--best", "--quiet", "-o", tmp_path / "best")
+    assert out.returncode == 0, out.stderr
+    best = brute_force_best(puzzle)
+    assert out.stdout.splitlines()[-1].startswith(f"best {best}/{puzzle.max_score}, optimal")
+    report = verify_files(path, tmp_path / "best" / "p_1.board")
+    assert report.valid and report.score == best
+    write_board(random_board(puzzle, np.random.default_rng(1)), tmp_path / "start.board")
+    again = e2opt("solve", path, "--best", "--quiet", "--from", tmp_path / "start.board")
+    assert again.returncode == 0 and again.stdout.splitlines()[-1].startswith(f"best {best}/")
+
+
+def test_cli_time_limit_says_incomplete_with_the_bound():
+    out = e2opt("solve", SET1 / "set1_08x08.txt", "--best", "--time-limit", "0.5", "--quiet")
+    assert out.returncode == 1, out.stderr
+    last = out.stdout.splitlines()[-1]
+    assert last.startswith("stopped by time limit after ") and last.endswith("search incomplete")
+    assert "no board scores more than " in last
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bound", "3"], "--bound and --from go with --best"),
+        (["--best", "--count"], "not with --count"),
+        (["--best", "--method", "scan"], "not with --method scan"),
+        (["--best", "--bound", "99"], "--bound 99: a score from 0 to 17"),
+        (["--best", "--bound", "3", "--from", "x.board"], "give one"),
+        (["--best", "--from", "missing.board"], "missing.board"),
+    ],
+)
+def test_bad_best_arguments_are_one_line_errors(args, message):
+    out = e2opt("solve", SET1 / "set1_03x04.txt", *args, "--quiet")
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
