@@ -162,6 +162,8 @@ class GenerateCmd(Command):
         parser.add_argument("--inner-colours", type=int, required=True)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--hints", type=int, default=0, help="how many solution cells become hints")
+        parser.add_argument("--recolour", type=int, default=0, metavar="N",
+                            help="recolour N inner sides: the planted board loses N joins (usually no perfect board)")
         parser.add_argument("-o", "--output", required=True, help="puzzle file to write")
         parser.add_argument("--solution", help="also write the planted solution as a .board file")
         _add_force(parser)
@@ -174,7 +176,7 @@ class GenerateCmd(Command):
 
         check_outputs({"-o": args.output, "--solution": args.solution}, {}, args.force)
         puzzle, solution = generate(
-            args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed, args.hints
+            args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed, args.hints, args.recolour
         )
         write_puzzle(puzzle, args.output)
         if args.solution:

@@ -82,15 +82,44 @@ def _solution_sides(rows: int, cols: int, joins, colour: np.ndarray) -> np.ndarr
     return sides
 
 
-def generate(
-    rows: int, cols: int, frame_colours: int, inner_colours: int, seed: int, hints: int = 0
-) -> tuple[Puzzle, Board]:
-    """A puzzle with distinct pieces and its planted perfect board (in the shuffled piece ids).
+def _recolour(sides: np.ndarray, n: int, frame: int, inner: int, rng: np.random.Generator) -> None:
+    """Give n sides (of n different inner joins, on different pieces) another inner colour, keeping
+    the pieces distinct: the planted board loses those n joins, and the puzzle usually has no perfect
+    board (a test case for ``e2opt solve --best``)."""
+    rows, cols, _ = sides.shape
+    candidates = [(r, c, s) for r in range(rows) for c in range(cols) for s in range(4) if sides[r, c, s] > frame]
+    changed: set[tuple[int, int]] = set()
+    seen = {_canonical(sides[r, c]) for r in range(rows) for c in range(cols)}
+    for i in rng.permutation(len(candidates)):
+        r, c, s = candidates[i]
+        nr, nc = r + (-1, 0, 1, 0)[s], c + (0, 1, 0, -1)[s]
+        if len(changed) == 2 * n or (r, c) in changed or (nr, nc) in changed:
+            continue
+        old = sides[r, c].copy()
+        sides[r, c, s] = frame + 1 + (sides[r, c, s] - frame + int(rng.integers(inner - 1))) % inner
+        key = _canonical(sides[r, c])
+        if key in seen:
+            sides[r, c] = old
+            continue
+        seen.discard(_canonical(old))
+        seen.add(key)
+        changed.update({(r, c), (nr, nc)})
+    if len(changed) < 2 * n:
+        raise E2optError(f"generate: --recolour {n}: only {len(changed) // 2} inner joins could be recoloured")
 
-    One ``np.random.default_rng(seed)`` drives the join colours, the shuffle, the file rotations
-    and the choice of hint cells.
+
+def generate(
+    rows: int, cols: int, frame_colours: int, inner_colours: int, seed: int, hints: int = 0, recolour: int = 0
+) -> tuple[Puzzle, Board]:
+    """A puzzle with distinct pieces and its planted board (in the shuffled piece ids), perfect unless
+    ``recolour`` sides were changed (then it misses that many joins).
+
+    One ``np.random.default_rng(seed)`` drives the join colours, the recoloured sides, the shuffle,
+    the file rotations and the choice of hint cells.
     """
     _check_params(rows, cols, frame_colours, inner_colours, hints, seed)
+    if recolour < 0 or (recolour and inner_colours < 2):
+        raise E2optError(f"generate: --recolour {recolour}: a count >= 0, and it needs 2 or more inner colours")
     rng = np.random.default_rng(seed)
     joins, is_frame = _joins(rows, cols)
     is_frame = np.array(is_frame)
@@ -124,6 +153,8 @@ def generate(
             f"inner colours gave duplicates after {MAX_RESAMPLE_ROUNDS} resampling rounds on {rows}x{cols}"
         )
 
+    if recolour:
+        _recolour(sides, recolour, frame_colours, inner_colours, rng)
     n = rows * cols
     order = rng.permutation(n)  # file piece i comes from solution cell order[i]
     file_rot = rng.integers(0, 4, size=n)  # turning file piece i by file_rot[i] gives its solution sides
@@ -137,5 +168,5 @@ def generate(
 
     hint_cells = sorted(int(i) for i in rng.choice(n, size=hints, replace=False))
     hint_list = tuple(Hint(int(piece[i]), i // cols, i % cols, int(rot[i])) for i in hint_cells)
-    name = f"gen_{rows}x{cols}_f{frame_colours}_k{inner_colours}_s{seed}"
+    name = f"gen_{rows}x{cols}_f{frame_colours}_k{inner_colours}_s{seed}" + (f"_r{recolour}" if recolour else "")
     return Puzzle(rows, cols, pieces, hint_list, name), solution

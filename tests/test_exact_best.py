@@ -16,12 +16,8 @@ RIM = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour of sides t, r, b, l
 
 
 def broken(seed: int, rows: int = 3, cols: int = 3) -> Puzzle:
-    """A generated puzzle with one inner side of one piece recoloured: its planted board loses a join."""
-    base, _ = generate(rows, cols, 2, 3, seed)
-    pieces = base.pieces.copy()
-    p, s = np.argwhere(pieces > 2)[seed % int((pieces > 2).sum())]  # colours 3-5 are the inner ones
-    pieces[p, s] = 3 + (pieces[p, s] - 3 + 1) % 3
-    return Puzzle(rows, cols, pieces, (), f"broken_{rows}x{cols}_{seed}")
+    """A generated puzzle with one inner side recoloured: its planted board loses a join."""
+    return generate(rows, cols, 2, 3, seed, recolour=1)[0]
 
 
 def brute_force_best(puzzle: Puzzle) -> int:
@@ -96,9 +92,9 @@ def test_a_known_board_is_kept_when_nothing_beats_it_and_beaten_otherwise():
 def test_cli_writes_the_best_board_verified_and_says_it_is_optimal(tmp_path):
     puzzle = broken(3)
     path = tmp_path / "p.txt"
-    path.write_text(
-        f"{puzzle.rows} {puzzle.cols}\n" + "".join(" ".join(map(str, p)) + "\n" for p in puzzle.pieces)
-    )
+    args = ["--rows", "3", "--cols", "3", "--frame-colours", "2", "--inner-colours", "3", "--seed", "3"]
+    made = e2opt("generate", *args, "--recolour", "1", "-o", path)
+    assert made.returncode == 0 and np.array_equal(read_puzzle(path).pieces, puzzle.pieces)
     out = e2opt("solve", path, "--best", "--quiet", "-o", tmp_path / "best")
     assert out.returncode == 0, out.stderr
     best = brute_force_best(puzzle)

@@ -113,3 +113,22 @@ def test_a_negative_seed_or_a_huge_board_is_a_clear_error():
         generate(4, 4, 2, 3, seed=-1)
     with pytest.raises(E2optError, match="too large"):
         generate(2000, 4, 2, 3, seed=1)
+
+
+@pytest.mark.parametrize("rows, cols, frame, inner, n", [(3, 3, 2, 3, 1), (5, 5, 3, 4, 2), (8, 8, 4, 6, 5)])
+@pytest.mark.parametrize("seed", range(3))
+def test_recoloured_sides_cost_the_planted_board_exactly_that_many_joins(rows, cols, frame, inner, n, seed):
+    puzzle, planted = generate(rows, cols, frame, inner, seed=seed, recolour=n)
+    report = verify_texts(format_puzzle(puzzle), format_board(planted))
+    assert report.valid and report.score == puzzle.max_score - n and puzzle.name.endswith(f"_r{n}")
+    shapes = {min(tuple(int(x) for x in np.roll(p, k)) for k in range(4)) for p in puzzle.pieces}
+    assert len(shapes) == rows * cols
+    assert np.array_equal(generate(rows, cols, frame, inner, seed=seed)[0].pieces, generate(
+        rows, cols, frame, inner, seed=seed, recolour=0)[0].pieces)
+
+
+def test_recolouring_needs_two_inner_colours_and_enough_joins():
+    with pytest.raises(E2optError, match=r"--recolour 1: .*2 or more inner colours"):
+        generate(3, 3, 2, 1, seed=0, recolour=1)
+    with pytest.raises(E2optError, match="--recolour 9: only"):
+        generate(3, 3, 2, 3, seed=0, recolour=9)
