@@ -3,6 +3,7 @@
     python docs/exact_bench.py brendan  --limit 120 --cpsat-limit 120 --out docs/exact_brendan.jsonl
     python docs/exact_bench.py paper000 --sizes 7 8 9 10 --seeds 0 1 --limit 60 --out docs/exact_paper000.jsonl
         [--redo-incomplete docs/exact_paper000_20.jsonl]
+    python docs/exact_bench.py best --sizes 4 5 6 --seeds 0 1 2 --recolour 2 --limit 300 --out docs/exact_best.jsonl
     python docs/exact_bench.py heuristics --limit 30 --out docs/exact_heuristics.jsonl [--first]
     python docs/exact_bench.py count --instances set1_05x08 set1_06x07 --methods scan --limit 240 --out docs/exact_counts.jsonl
     python docs/exact_bench.py first --instances set1_07x07 --seeds 0 1 2 --restarts 0 1000 --limit 20 --out docs/exact_first.jsonl
@@ -91,6 +92,41 @@ def paper000(args) -> None:
                 measure(puzzle, args.out, method, args.limit, order=order, **extra)
 
 
+def best(args) -> None:
+    """`solve --best` on recoloured generated puzzles: no bound, then the optimum's bound minus 1 and
+    the optimum itself (what a known board would give), each from scratch."""
+    from e2opt.exact.optimum import best_board
+
+    for size in args.sizes:
+        frame, inner = 3, size - 1
+        for seed in args.seeds:
+            puzzle, _ = generate(size, size, frame, inner, seed, recolour=args.recolour)
+            found = None
+            for bound in (None, "optimum-1", "optimum"):
+                if bound is not None and found is None:
+                    break
+                known = None if bound is None else found - (bound == "optimum-1")
+                r = best_board(puzzle, known_score=known, time_limit_s=args.limit, seed=0, progress=None)
+                if bound is None and r.complete:
+                    found = r.score
+                row = {
+                    "puzzle": puzzle.name,
+                    "bound": bound or "none",
+                    "known": known,
+                    "score": r.score,
+                    "upper": r.upper,
+                    "max": puzzle.max_score,
+                    "complete": r.complete,
+                    "branches": r.branches,
+                    "conflicts": r.conflicts,
+                    "cpu_s": round(r.cpu_s, 2),
+                    "limit_s": args.limit,
+                }
+                with open(args.out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
+                print(json.dumps(row), flush=True)
+
+
 def named(name: str) -> Puzzle:
     """A shipped set-1 puzzle by name (set1_05x08), or a puzzle file by path."""
     path = SET1 / f"{name}.txt"
@@ -161,6 +197,11 @@ def main() -> None:
         metavar="FILE",
         help="run only what FILE (an earlier --out) did not complete, e.g. with a longer --limit",
     )
+    o = sub.add_parser("best")
+    o.add_argument("--sizes", type=int, nargs="+", default=[4, 5, 6])
+    o.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    o.add_argument("--recolour", type=int, default=2)
+    o.add_argument("--limit", type=float, default=300.0)
     h = sub.add_parser("heuristics")
     h.add_argument("--instances", nargs="+")
     h.add_argument("--limit", type=float, default=30.0)
@@ -177,7 +218,7 @@ def main() -> None:
     f.add_argument("--restart-nodes", type=int, default=100_000)
     f.add_argument("--order")
     f.add_argument("--limit", type=float, default=20.0)
-    for s in (b, p, h, c, f):
+    for s in (b, p, o, h, c, f):
         s.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table")
     t.add_argument("file")
@@ -185,6 +226,7 @@ def main() -> None:
     commands = {
         "brendan": brendan,
         "paper000": paper000,
+        "best": best,
         "heuristics": heuristics,
         "count": count,
         "first": first,

@@ -134,7 +134,7 @@ def select(level, M, S) -> int:
     mode = params[P_ORDER]
     if mode != MINDOMAIN and mode != MINGAP:
         return order[level]
-    empty = np.empty(0, dtype=np.uint64)
+    empty = S[17][0, :0]  # a zero-size view: no mask wanted, and no allocation per node
     best, best_key = -1, 1 << 40
     for i in range(branch.shape[0]):
         if not branch[i] or cell_tile[i] >= 0:
@@ -192,12 +192,13 @@ def shaved(i, d, mask, M, S) -> bool:
     """Shaving (paper 000 section 6.2), for contradictions: an empty neighbour of cell i with two or
     more known sides and at most P_SHAVE candidates, each of which fails the ColorPair check once
     placed. The levels to blame go to ``mask`` (size 0 when not wanted); the trial placements are
-    not counted as nodes."""
+    not counted as nodes. Needs d + 1 < levels: the next level's candidate space and conflict set
+    are its scratch (the next level resets both when it opens)."""
     nbr, branch, params = M[1], M[9], M[-1]
     cell_tile, nknown, cstart, ccount, ctile, crot = S[0], S[5], S[12], S[13], S[15], S[16]
-    base = cstart[d] + ccount[d]  # scratch: the next level writes its candidates here later
+    base = cstart[d] + ccount[d]
     explain = mask.shape[0] > 0
-    why = np.zeros(mask.shape[0], dtype=np.uint64)
+    why = S[17][d + 1] if explain else mask
     for s in range(4):
         c = nbr[i, s]
         if c < 0 or cell_tile[c] >= 0 or not branch[c] or nknown[c] < 2:
@@ -233,7 +234,7 @@ def open_level(level, M, S) -> None:
     lcell[level] = cell
     cstart[level] = 0 if level == 0 else cstart[level - 1] + ccount[level - 1]
     conf[level, :] = 0
-    mask = conf[level] if params[P_BACKJUMP] else np.empty(0, dtype=np.uint64)
+    mask = conf[level] if params[P_BACKJUMP] else conf[level, :0]
     ccount[level] = candidates(cell, cstart[level], True, mask, M, S)
     cidx[level] = 0
 
@@ -256,7 +257,7 @@ def search(M, S, budget) -> int:
     filtering, backjump, chess, stop = params[P_FILTER], params[P_BACKJUMP], params[P_CHESS], params[P_STOP]
     if ctl[C_DONE]:
         return DONE
-    empty = np.empty(0, dtype=np.uint64)
+    empty = conf[0, :0]
     d = ctl[C_DEPTH]
     if ctl[C_PHASE] == 1:
         unplace(lcell[d], M, S)
