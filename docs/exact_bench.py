@@ -8,6 +8,7 @@
     python docs/exact_bench.py count --instances set1_05x08 set1_06x07 --methods scan --limit 240 --out docs/exact_counts.jsonl
     python docs/exact_bench.py first --instances set1_07x07 --seeds 0 1 2 --restarts 0 1000 --limit 20 --out docs/exact_first.jsonl
     python docs/exact_bench.py table docs/exact_brendan.jsonl
+    python docs/exact_bench.py ratios docs/exact_paper000_20.jsonl docs/exact_paper000_600.jsonl
 
 Every run is one `solve` in this process, one after the other (CPU seconds, time.process_time); each
 line of the JSONL file is one run. `table` prints the lines as a markdown table.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -163,6 +165,38 @@ def heuristics(args) -> None:
                     )
 
 
+def ratios(args) -> None:
+    """Paper 000's comparison from paper000 runs (several files: a complete run wins over a stopped one):
+    per puzzle, plain DFS (scan or dfs, row order) against colorpairs (mingap), nodes and CPU s."""
+    rows = [json.loads(line) for f in args.files for line in Path(f).read_text().splitlines() if line.strip()]
+    names = sorted({r["puzzle"] for r in rows}, key=lambda n: (int(n.split("_")[1].split("x")[0]), n))
+
+    def pick(name: str, methods: tuple[str, ...], order: str) -> dict:
+        runs = [r for r in rows if r["puzzle"] == name and r["method"] in methods and r["order"] == order
+                and r.get("shave") is None]
+        return max(runs, key=lambda r: (r["complete"], r["method"] == "scan", r["nodes"]))  # the fast kernel
+
+    def cell(r: dict) -> str:
+        return f"{r['nodes']:.3g}, {r['cpu_s']}" if r["complete"] else f"> {r['nodes']:.3g}, stopped ({r['limit_s']:g} s)"
+
+    print("| puzzle | plain DFS (row): nodes, CPU s | colorpairs mingap: nodes, CPU s | DFS / colorpairs nodes "
+          "| time DFS / colorpairs | solutions (distinct) |")
+    print("|---|---|---|---|---|---|")
+    found = []
+    for name in names:
+        d, c = pick(name, ("scan", "dfs"), "row"), pick(name, ("colorpairs",), "mingap")
+        both = d["complete"] and c["complete"]
+        if both:
+            found.append(d["nodes"] / c["nodes"])
+        done = c if c["complete"] else d
+        ratio = f"{found[-1]:.1f}" if both else "-"
+        time = f"{d['cpu_s'] / c['cpu_s']:.2f}" if both else "-"
+        sols = f"{done['solutions']} ({done['distinct']})" if done["complete"] else "-"
+        print(f"| {name} | {cell(d)} | {cell(c)} | {ratio} | {time} | {sols} |")
+    if found:
+        print(f"\nnode ratios {sorted(round(x, 1) for x in found)}, median {statistics.median(found):.1f}")
+
+
 def table(args) -> None:
     rows = [json.loads(line) for line in Path(args.file).read_text().splitlines() if line.strip()]
     print("| " + " | ".join(COLUMNS) + " |")
@@ -220,6 +254,8 @@ def main() -> None:
     f.add_argument("--limit", type=float, default=20.0)
     for s in (b, p, o, h, c, f):
         s.add_argument("--out", type=Path, required=True)
+    r = sub.add_parser("ratios")
+    r.add_argument("files", nargs="+")
     t = sub.add_parser("table")
     t.add_argument("file")
     args = parser.parse_args()
@@ -231,7 +267,7 @@ def main() -> None:
         "count": count,
         "first": first,
     }
-    {**commands, "table": table}[args.what](args)
+    {**commands, "table": table, "ratios": ratios}[args.what](args)
 
 
 if __name__ == "__main__":
