@@ -67,10 +67,15 @@ def _search(part: Part, depth: int, prefix: np.ndarray, keep: bool, stop, result
     return walk.exhausted, walk.nodes, walk.backtracks, walk.leaves
 
 
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _leave_signals_to_parent() -> None:
-    """Ignore SIGINT and SIGTERM (a terminal's Ctrl-C or a scheduler's kill reach the whole group)."""
+    """Ignore SIGINT and SIGTERM (a terminal's Ctrl-C or a scheduler's kill reach the whole group),
+    then unblock them: the parent starts its workers with both blocked, so none is lost or kills one."""
     ignore_sigint()
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks, results, stop) -> None:
@@ -79,15 +84,23 @@ def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks,
     _leave_signals_to_parent()
     cpu, parent = time.process_time, os.getppid()
 
-    def tick(nodes: int) -> None:
+    def parent_alive() -> None:
         if os.getppid() != parent:  # the parent was killed: nobody reads the results, stop at once
             os._exit(1)
+
+    def tick(nodes: int) -> None:
+        parent_alive()
         results.put(("tick", index, cpu(), nodes))
 
     while not stop.is_set():
-        task = tasks.get()
+        try:
+            task = tasks.get(timeout=POLL_S)
+        except queue.Empty:  # the parent writes tasks as the pipe takes them, or it died
+            parent_alive()
+            continue
         if task is None:
             break
+        parent_alive()  # also between small subtrees, which end before their first tick
         tid, p, prefix = task
         outcome = _search(parts[p], depths[p], prefix, keep, stop, results, tick)
         results.put(("task", index, cpu(), tid, *outcome))
@@ -216,27 +229,35 @@ def run_split(
             tasks.put(task)
     for _ in range(workers):
         tasks.put(None)
-    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:  # the children start with both ignored (inherited through spawn's exec)
-        procs = [
-            ctx.Process(target=_worker, args=(i, parts, depths, keep, tasks, results, stop), daemon=True)
-            for i in range(workers)
-        ]
-        for proc in procs:
-            proc.start()
-    finally:
+    asked: list[int] = []  # SIGINT/SIGTERM only note the request: no worker message is booked by half
+    old = {sig: signal.signal(sig, lambda signum, frame: asked.append(signum)) for sig in STOP_SIGNALS}
+    procs: list = []
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # the workers start with both blocked
+        try:
+            for i in range(workers):
+                procs.append(
+                    ctx.Process(target=_worker, args=(i, parts, depths, keep, tasks, results, stop), daemon=True)
+                )
+                procs[-1].start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        try:
+            _collect(run, tally, results, procs, len(tasks_list), ledger, keep, asked)
+            stop.set()
+            for codes in _drain(tally, tasks, results, procs):
+                if opts.find_all:  # boards the workers had reached before they saw the stop
+                    run.found(board_of(run.puzzle, codes))
+        except _WorkerDied as died:
+            stop.set()
+            _book_sent(tally, results)
+            raise E2optError(
+                f"a solve worker process died (exit code {died.args[0]}); the search stopped (with "
+                "--checkpoint, the same command resumes it)"
+            ) from None
+    finally:  # also when a worker died: keep every finished subtree, leave no worker behind
         for sig, handler in old.items():
             signal.signal(sig, handler)
-    try:
-        try:
-            _collect(run, tally, results, procs, len(tasks_list), ledger, keep)
-        except KeyboardInterrupt:
-            run.result.stopped = "interrupted"
-        stop.set()
-        for codes in _drain(tally, tasks, results, procs):
-            if opts.find_all:  # boards the workers had reached before they saw the stop
-                run.found(board_of(run.puzzle, codes))
-    finally:  # also when a worker died or a second signal came: keep every finished subtree
         stop.set()
         tasks.cancel_join_thread()  # exit even if tasks no worker will take still fill the pipe
         for proc in procs:
@@ -264,10 +285,14 @@ def _announce(run, ledger: Ledger, n_tasks: int) -> None:
 
 
 def _collect(
-    run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledger | None, keep: bool
+    run, tally: Tally, results, procs: list, n_tasks: int, ledger: Ledger | None, keep: bool, asked: list
 ) -> None:
-    """Take worker messages until every task is done, a limit passes or the first board is in."""
+    """Take worker messages until every task is done, a limit passes, the first board is in or a
+    signal ``asked`` to stop."""
     while len(tally.done) < n_tasks:
+        if asked:
+            run.result.stopped = "interrupted"
+            break
         codes = tally.take(_next_message(results, procs))
         run.others = sum(tally.cpu)
         if codes is not None:
@@ -282,17 +307,30 @@ def _collect(
 
 
 def _next_message(results, procs: list) -> tuple:
-    """The next worker message, or ("none",) after POLL_S; a clear error as soon as a worker died
+    """The next worker message, or ("none",) after POLL_S; _WorkerDied as soon as a worker died
     (checked at every message: the others' ticks would otherwise hide it until they ran out of work)."""
     dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
     if dead:
-        raise E2optError(
-            f"a solve worker process died (exit code {dead[0]}); the search stopped (with --checkpoint, the same command resumes it)"
-        )
+        raise _WorkerDied(dead[0])
     try:
         return results.get(timeout=POLL_S)
     except queue.Empty:
         return ("none",)
+
+
+class _WorkerDied(Exception):
+    """A worker process ended with an error code (killed, out of memory); args: (exit code,)."""
+
+
+def _book_sent(tally: Tally, results, wait_s: float = 5.0) -> None:
+    """After a worker died and the others were told to stop: book what they had already sent (finished
+    subtrees go to the checkpoint), for at most ``wait_s`` seconds."""
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        try:
+            tally.take(results.get(timeout=POLL_S))
+        except queue.Empty:
+            return
 
 
 def _drain(tally: Tally, tasks, results, procs: list) -> list[np.ndarray]:
