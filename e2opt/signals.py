@@ -45,6 +45,21 @@ def _raise_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+class TermAsCtrlC:
+    """While active (main thread only), SIGTERM unwinds like a Ctrl-C (KeyboardInterrupt): ``e2opt solve``
+    then stops cleanly and says what it found, as a kill by a scheduler or ``timeout`` asks; StopWatcher."""
+
+    def __enter__(self) -> TermAsCtrlC:
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, _raise_interrupt)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+
+
 class StopWatcher:
     """While a run executes in a process's main thread, a stop file becomes a SIGTERM to this process:
     run.py turns it into a clean stop after the current move (a KeyboardInterrupt before the search starts).
@@ -66,7 +81,7 @@ class StopWatcher:
 
     def __enter__(self) -> StopWatcher:
         if self.active:
-            self.old = signal.signal(signal.SIGTERM, _raise_interrupt)
+            self.term = TermAsCtrlC().__enter__()
             self.thread = threading.Thread(target=self._watch, daemon=True)
             self.thread.start()
         return self
@@ -75,22 +90,7 @@ class StopWatcher:
         if self.active:
             self.done.set()
             self.thread.join()
-            signal.signal(signal.SIGTERM, self.old)
-
-
-class TermAsCtrlC:
-    """While active (main thread only), SIGTERM unwinds like a Ctrl-C: ``e2opt solve`` then stops
-    cleanly, saves its checkpoint and says what it found, as a kill by a scheduler or ``timeout`` asks."""
-
-    def __enter__(self) -> TermAsCtrlC:
-        self.old = None
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGTERM, _raise_interrupt)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.old is not None:
-            signal.signal(signal.SIGTERM, self.old)
+            self.term.__exit__()
 
 
 def ignore_sigint() -> None:

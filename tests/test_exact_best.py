@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+
 import numpy as np
 import pytest
-from conftest import SET1, e2opt
+from conftest import ROOT, SET1, e2opt
 
 from e2opt.board import Board, random_board, score, write_board
 from e2opt.exact.optimum import best_board
@@ -129,3 +133,45 @@ def test_bad_best_arguments_are_one_line_errors(args, message):
     out = e2opt("solve", SET1 / "set1_03x04.txt", *args, "--quiet")
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_search_stopped_before_any_board_claims_no_bound_below_the_maximum():
+    """CP-SAT's objective bound reads 0 before its first solution: it must not become a claim."""
+    puzzle = read_puzzle(SET1 / "set1_08x08.txt")
+    for known in (None, 100):
+        result = best_board(puzzle, known_score=known, time_limit_s=0.05, progress=None)
+        assert not result.complete and result.stopped == "time limit"
+        assert result.upper == puzzle.max_score or result.score is not None  # a bound only with a board
+        assert result.upper >= max(result.score or 0, known or 0)
+
+
+def test_a_from_board_that_breaks_the_rules_is_a_one_line_error(tmp_path):
+    puzzle = read_puzzle(SET1 / "set1_04x04.txt")
+    start = random_board(puzzle, np.random.default_rng(0))
+    write_board(Board(start.piece, (start.rot + 1) % 4), tmp_path / "turned.board")  # grey away from the rim
+    out = e2opt("solve", SET1 / "set1_04x04.txt", "--best", "--from", tmp_path / "turned.board")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert f"--from {tmp_path / 'turned.board'}: the board is not a valid placement (24 broken rule(s)" in out.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(sig):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_08x08.txt", "--best", "--time-limit", "120"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert proc.stderr.readline().startswith("solve: ")  # the search runs (first progress line)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    last = out.splitlines()[-1]
+    assert last.startswith("interrupted (Ctrl-C or SIGTERM) after ") and last.endswith("search incomplete")
+    assert "best " in last and "Traceback" not in err

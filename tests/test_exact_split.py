@@ -311,5 +311,5 @@ def test_a_count_goes_on_from_a_first_solution_checkpoint_to_the_exact_totals(tm
     saved = json.loads(path.read_text())
     saved["search"]["all"], saved["totals"]["solutions"] = False, 3  # a first search that found boards
     path.write_text(json.dumps(saved))
-    with pytest.raises(E2optError, match="different all"):
+    with pytest.raises(E2optError, match="recorded subtrees with boards"):
         run(puzzle, keep_boards=False, checkpoint=str(path))

@@ -48,8 +48,10 @@ class CpSatSearch:
         self.collect = collect
         self.find_all = find_all
         self.status: int | None = None
-        self.thread = threading.Thread(target=self._run, args=(model,), daemon=True)
-        self.thread.start()
+        # An Event, not Thread.join: a join cut by Ctrl-C can return at once afterwards while the
+        # solve still runs (then its response is not there yet).
+        self.finished = threading.Event()
+        threading.Thread(target=self._run, args=(model,), daemon=True).start()
 
     @classmethod
     def for_puzzle(cls, puzzle: Puzzle, *, symmetry: bool, find_all: bool, seed: int) -> CpSatSearch:
@@ -58,17 +60,19 @@ class CpSatSearch:
         return cls(pm.model, _Collect(pm.board, find_all), find_all=find_all, seed=seed)
 
     def _run(self, model: cp_model.CpModel) -> None:
-        self.status = self.solver.solve(model, self.collect)
+        try:
+            self.status = self.solver.solve(model, self.collect)
+        finally:
+            self.finished.set()
 
     def wait(self, seconds: float = POLL_S) -> bool:
         """Wait up to ``seconds``; True once the solve has returned."""
-        self.thread.join(seconds)
-        return not self.thread.is_alive()
+        return self.finished.wait(seconds)
 
     def stop(self) -> None:
         """Ask the solver to stop and wait for it."""
         self.solver.stop_search()
-        self.thread.join()
+        self.finished.wait()
 
     @property
     def boards(self) -> list[Board]:

@@ -7,7 +7,7 @@ SAVE_EVERY_S seconds and when the search stops, so a kill loses at most the subt
 searched; running the same command again skips the finished ones. Half-searched subtrees are never
 recorded: they are searched again from their start, so the totals stay exact. A first-solution
 search records only subtrees without a board (split.Tally), so ``--count`` may go on from its file
-when it found none: the file then becomes the count's.
+(whether or not the search found a board elsewhere): the file then becomes the count's.
 """
 
 from __future__ import annotations
@@ -80,8 +80,13 @@ class Ledger:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise E2optError(f"--checkpoint {self.path}: cannot be read ({exc}); use another file") from None
         differ = sorted(k for k in self.key if key.get(k) != self.key[k])
-        if differ == ["all"] and self.key["all"] and totals["solutions"] == 0:
-            differ = []  # a count goes on from a first-solution search that found nothing: same subtrees
+        if differ == ["all"] and self.key["all"]:  # a count going on from a first-solution search
+            if totals["solutions"]:  # a file written before first-solution files kept no board's subtree
+                raise E2optError(
+                    f"--checkpoint {self.path}: a first-solution search that recorded subtrees with "
+                    "boards; a count cannot go on from it, use another file"
+                )
+            differ = []
         if differ:
             raise E2optError(
                 f"--checkpoint {self.path}: records another search (different {', '.join(differ)}); "

@@ -72,10 +72,11 @@ class BestResult:
 
 
 def checked_score(puzzle: Puzzle, board: Board) -> int:
-    """The board's score by the independent verifier; E2optError if it breaks a placement rule."""
+    """The board's score by the independent verifier; E2optError (one line) if it breaks a rule."""
     report = verify_texts(format_puzzle(puzzle), format_board(board))
     if not report.valid:
-        raise E2optError(f"the board breaks the puzzle's rules: {report.text()}")
+        head, first = report.text().splitlines()[:2]  # "1/24 INVALID: 24 broken rule(s)", the first rule
+        raise E2optError(f"the board is not a valid placement ({head.split(': ', 1)[1]}; first: {first})")
     return report.score
 
 
@@ -144,8 +145,8 @@ def best_board(
     result.complete = result.stopped is None and cs.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     if result.complete:
         result.upper = max(s for s in (result.score, known_score) if s is not None)
-    else:
-        bound = min(m, int(cs.solver.best_objective_bound)) if cs.status is not None else m
+    else:  # CP-SAT's bound means something only once it has a solution (FEASIBLE); else it reads 0
+        bound = min(m, int(cs.solver.best_objective_bound)) if cs.status == cp_model.FEASIBLE else m
         result.upper = max(bound, known_score or 0, result.score or 0)
     result.branches, result.conflicts = cs.nodes, cs.backtracks
     result.cpu_s = time.process_time() - cpu0
