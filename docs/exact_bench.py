@@ -68,16 +68,12 @@ def brendan(args) -> None:
         measure(puzzle, args.out, "cpsat", args.cpsat_limit)
 
 
-def _run_key(puzzle: str, method: str, order: str, shave: int | None) -> tuple:
-    return puzzle, method, order, shave
-
-
 def finished_runs(path: Path | None) -> set[tuple]:
     """The (puzzle, method, order, shave) runs that ``path`` (a JSONL file of this script) completed."""
     if path is None:
         return set()
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return {_run_key(r["puzzle"], r["method"], r["order"], r.get("shave")) for r in rows if r["complete"]}
+    return {(r["puzzle"], r["method"], r["order"], r.get("shave")) for r in rows if r["complete"]}
 
 
 def paper000(args) -> None:
@@ -89,7 +85,7 @@ def paper000(args) -> None:
             for variant in args.variants:
                 method, order, *shave = variant.split(":")
                 extra = {"shave": int(shave[0])} if shave else {}
-                if _run_key(puzzle.name, method, order, extra.get("shave")) in skip:
+                if (puzzle.name, method, order, extra.get("shave")) in skip:
                     continue
                 measure(puzzle, args.out, method, args.limit, order=order, **extra)
 
@@ -171,10 +167,10 @@ def ratios(args) -> None:
     rows = [json.loads(line) for f in args.files for line in Path(f).read_text().splitlines() if line.strip()]
     names = sorted({r["puzzle"] for r in rows}, key=lambda n: (int(n.split("_")[1].split("x")[0]), n))
 
-    def pick(name: str, methods: tuple[str, ...], order: str) -> dict:
+    def pick(name: str, methods: tuple[str, ...], order: str) -> dict | None:
         runs = [r for r in rows if r["puzzle"] == name and r["method"] in methods and r["order"] == order
                 and r.get("shave") is None]
-        return max(runs, key=lambda r: (r["complete"], r["method"] == "scan", r["nodes"]))  # the fast kernel
+        return max(runs, key=lambda r: (r["complete"], r["method"] == "scan", r["nodes"]), default=None)
 
     def cell(r: dict) -> str:
         return f"{r['nodes']:.3g}, {r['cpu_s']}" if r["complete"] else f"> {r['nodes']:.3g}, stopped ({r['limit_s']:g} s)"
@@ -185,14 +181,16 @@ def ratios(args) -> None:
     found = []
     for name in names:
         d, c = pick(name, ("scan", "dfs"), "row"), pick(name, ("colorpairs",), "mingap")
+        if d is None or c is None:
+            continue  # only one of the two methods was run on it
         both = d["complete"] and c["complete"]
         if both:
             found.append(d["nodes"] / c["nodes"])
         done = c if c["complete"] else d
         ratio = f"{found[-1]:.1f}" if both else "-"
-        time = f"{d['cpu_s'] / c['cpu_s']:.2f}" if both else "-"
+        speed = f"{d['cpu_s'] / max(c['cpu_s'], 0.01):.2f}" if both else "-"
         sols = f"{done['solutions']} ({done['distinct']})" if done["complete"] else "-"
-        print(f"| {name} | {cell(d)} | {cell(c)} | {ratio} | {time} | {sols} |")
+        print(f"| {name} | {cell(d)} | {cell(c)} | {ratio} | {speed} | {sols} |")
     if found:
         print(f"\nnode ratios {sorted(round(x, 1) for x in found)}, median {statistics.median(found):.1f}")
 
