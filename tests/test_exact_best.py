@@ -174,4 +174,13 @@ def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(sig):
     assert proc.returncode == 130, err
     last = out.splitlines()[-1]
     assert last.startswith("interrupted (Ctrl-C or SIGTERM) after ") and last.endswith("search incomplete")
-    assert "best " in last and "Traceback" not in err
+    assert " found, no board scores more than " in last and "Traceback" not in err
+
+
+def test_the_dfs_settles_the_perfect_score_before_cp_sat():
+    puzzle = broken(1, 4, 4)  # its optimum, 23/24, is found above both ways
+    proved = best_board(puzzle, known_score=puzzle.max_score - 1, progress=None)
+    assert proved.complete and proved.upper == 23 and proved.branches == 0 and proved.dfs_nodes > 0
+    perfect = read_puzzle(SET1 / "set1_04x04.txt")
+    found = best_board(perfect, progress=None)
+    assert found.complete and found.score == perfect.max_score and found.branches == 0 and found.dfs_nodes > 0
