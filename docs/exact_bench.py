@@ -115,6 +115,7 @@ def best(args) -> None:
                     "upper": r.upper,
                     "max": puzzle.max_score,
                     "complete": r.complete,
+                    "dfs_nodes": r.dfs_nodes,
                     "branches": r.branches,
                     "conflicts": r.conflicts,
                     "cpu_s": round(r.cpu_s, 2),
