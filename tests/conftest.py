@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +58,22 @@ def tiny(tmp_path: Path) -> tuple[Path, Path]:
     puzzle.write_text(TINY_PUZZLE)
     board.write_text(TINY_BOARD)
     return puzzle, board
+
+
+def _default_sigint() -> None:
+    """In the child: Ctrl-C as in a terminal, even when the tests run with SIGINT ignored (a background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def solve_process(*args: str, group: bool = False) -> subprocess.Popen:
+    """``e2opt solve ARGS`` running in the background (stdout and stderr piped), SIGINT at its default;
+    ``group``: in its own process group, as a terminal job, so a signal can reach it and its workers."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "solve", *map(str, args)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=group,
+        preexec_fn=_default_sigint,
+    )

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT, SET1, e2opt
+from conftest import SET1, e2opt, solve_process
 
 from e2opt.board import Board, random_board, score, write_board
 from e2opt.exact.optimum import best_board
@@ -157,14 +155,7 @@ def test_a_from_board_that_breaks_the_rules_is_a_one_line_error(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(sig):
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_08x08.txt", "--best", "--time-limit", "120"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = solve_process(SET1 / "set1_08x08.txt", "--best", "--time-limit", "120")
     try:
         assert proc.stderr.readline().startswith("solve: ")  # the search runs (first progress line)
         proc.send_signal(sig)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT, SET1, e2opt
+from conftest import SET1, e2opt, solve_process
 
 from e2opt.cli import main
 from e2opt.verify import verify_files
@@ -90,14 +88,7 @@ def test_missing_puzzle_is_a_one_line_error(tmp_path, capsys):
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_or_sigterm_prints_what_was_found_and_exits_130(sig):
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "solve", SET1 / "set1_07x07.txt", "--count", "--time-limit", "120"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even if the tests ignore Ctrl-C
-    )
+    proc = solve_process(SET1 / "set1_07x07.txt", "--count", "--time-limit", "120")
     try:
         assert proc.stderr.readline().startswith("solve: ")  # the search is running (first progress line)
         proc.send_signal(sig)

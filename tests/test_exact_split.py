@@ -6,12 +6,11 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import numpy as np
 import pytest
-from conftest import ROOT, SET1
+from conftest import SET1, solve_process
 
 from e2opt.board import format_board
 from e2opt.construct import backtrack_kernel as k
@@ -121,27 +120,21 @@ def test_bad_worker_options_are_user_errors(opts):
         opts.check()
 
 
-def default_sigint() -> None:
-    """In the child: Ctrl-C as in a terminal, even when the tests run with SIGINT ignored (a background job)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def group_process(*args: str):
+    """``e2opt solve ARGS`` in its own process group (as a terminal job), with SIGINT at its default."""
+    return solve_process(*args, group=True)
 
 
-def solve_process(*args: str) -> subprocess.Popen:
-    """``e2opt solve`` in its own process group (as a terminal job), with SIGINT at its default."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "solve", *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=default_sigint,
-    )
+def checkpointed_count(path) -> tuple:
+    """A 2-worker count of set1 5x8 with a checkpoint, and its first progress line (subtrees finished)."""
+    proc = group_process(SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path)
+    line = proc.stderr.readline()  # "solve: 5 s CPU, ..., 37/1234 subtrees searched"
+    return proc, int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
 
 
 @pytest.mark.slow
 def test_ctrl_c_stops_every_worker_and_exits_130():
-    proc = solve_process(
+    proc = group_process(
         str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120"
     )
     try:
@@ -157,7 +150,7 @@ def test_ctrl_c_stops_every_worker_and_exits_130():
 
 @pytest.mark.slow
 def test_workers_of_a_killed_solve_stop_too():
-    proc = solve_process(
+    proc = group_process(
         str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120"
     )
     try:
@@ -186,11 +179,8 @@ def _subtrees_done(path) -> int:
 @pytest.mark.slow
 def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
     path = tmp_path / "count.json"
-    proc = solve_process(
-        str(SET1 / "set1_05x08.txt"), "--method", "scan", "--count", "--workers", "2", "--checkpoint", str(path)
-    )
+    proc, reported = checkpointed_count(path)
     try:
-        line = proc.stderr.readline()  # "solve: 5 s CPU, ..., 37/1234 subtrees searched"
         os.killpg(proc.pid, signal.SIGTERM)  # as a scheduler or `timeout` stops a job: every process
         out, err = proc.communicate(timeout=60)
     finally:
@@ -198,18 +188,14 @@ def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
     assert proc.returncode == 130, err
     assert out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ") and "Traceback" not in err
     saved = json.loads(path.read_text())
-    reported = int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
     assert 0 < reported <= _subtrees_done(path) < saved["subtrees"]  # nothing finished before the signal is lost
 
 
 @pytest.mark.slow
 def test_a_dead_worker_is_a_clear_error_and_the_checkpoint_keeps_what_was_finished(tmp_path):
     path = tmp_path / "count.json"
-    proc = solve_process(
-        str(SET1 / "set1_05x08.txt"), "--method", "scan", "--count", "--workers", "2", "--checkpoint", str(path)
-    )
+    proc, reported = checkpointed_count(path)
     try:
-        line = proc.stderr.readline()
         workers = subprocess.run(
             ["pgrep", "-P", str(proc.pid), "-f", "spawn_main"], capture_output=True, text=True
         ).stdout.split()
@@ -219,7 +205,6 @@ def test_a_dead_worker_is_a_clear_error_and_the_checkpoint_keeps_what_was_finish
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 2 and "e2opt: error: a solve worker process died" in err and "Traceback" not in err
-    reported = int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
     assert 0 < reported <= _subtrees_done(path)
 
 
