@@ -253,11 +253,25 @@ class BenchCmd(Command):
         build.add_argument(
             "--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key"
         )
+        exact = sub.add_parser("exact", help="exact search: nodes, backtracks, CPU s per method and order (paper 004)")
+        exact.add_argument("puzzles", nargs="+", metavar="PUZZLE")
+        exact.add_argument("--methods", nargs="+", default=["dfs", "colorpairs"])
+        exact.add_argument("--orders", nargs="+", default=["row", "spiral", "mindomain", "mingap"])
+        exact.add_argument("--values", nargs="+", default=["min", "max", "mid"], help="value orders")
+        exact.add_argument("--first", action="store_true", help="to the first solution (default: all of them)")
+        exact.add_argument("--cpu-s", type=float, default=10.0, help="CPU seconds per search")
 
     def run(self, args):
         from .bench import run_construct, run_quality, run_throughput
 
-        if args.bench == "construct":
+        if args.bench == "exact":
+            from .exact.compare import compare, format_compare
+            from .puzzle import read_puzzle
+
+            puzzles = [read_puzzle(path) for path in args.puzzles]
+            rows = compare(puzzles, args.methods, args.orders, args.values, not args.first, args.cpu_s)
+            print(format_compare(rows, not args.first, args.cpu_s))
+        elif args.bench == "construct":
             print(run_construct(args.config, args.cpu_s, args.seeds, args.set))
         elif args.bench == "throughput":
             print(run_throughput(args.instance, args.holes, args.repeats, args.cpu_s))
