@@ -56,7 +56,8 @@ class SolveCmd(Command):
         parser.add_argument("--checkpoint", metavar="FILE",
                             help="scan: record finished subtrees in FILE; the same command resumes from it")
         parser.add_argument("--best", action="store_true",
-                            help="a board of maximum score and the proof that none scores more (CP-SAT)")
+                            help="a board of maximum score and the proof that none scores more (scan decides "
+                            "the full score with half of --time-limit, at most 60 CPU s; then CP-SAT)")
         parser.add_argument("--bound", type=int, metavar="N",
                             help="--best: a score already reached; only boards that beat it are searched")
         parser.add_argument("--from", dest="start", metavar="BOARD",
@@ -109,7 +110,7 @@ class SolveCmd(Command):
         if args.method not in (None, "cpsat") or any(others.values()):
             given = [f"--method {args.method}"] if args.method not in (None, "cpsat") else []
             given += [name for name, value in others.items() if value]
-            raise E2optError(f"--best runs CP-SAT on the whole board: not with {', '.join(given)}")
+            raise E2optError(f"--best runs its own search (scan, then CP-SAT): not with {', '.join(given)}")
         if args.bound is not None and args.start:
             raise E2optError("--bound and --from: give one (--from's board sets the bound)")
         if args.time_limit is not None and not args.time_limit > 0:

@@ -11,7 +11,7 @@ from conftest import SET1, e2opt, solve_process
 from e2opt.board import Board, random_board, score, write_board
 from e2opt.exact.optimum import best_board
 from e2opt.generate import generate
-from e2opt.puzzle import Puzzle, read_puzzle
+from e2opt.puzzle import Puzzle, read_puzzle, write_puzzle
 from e2opt.verify import verify_files
 
 RIM = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour of sides t, r, b, l
@@ -120,7 +120,7 @@ def test_cli_time_limit_says_incomplete_with_the_bound():
     "args, message",
     [
         (["--bound", "3"], "--bound and --from go with --best"),
-        (["--best", "--count"], "not with --count"),
+        (["--best", "--count"], "--best runs its own search (scan, then CP-SAT): not with --count"),
         (["--best", "--method", "scan"], "not with --method scan"),
         (["--best", "--bound", "99"], "--bound 99: a score from 0 to 17"),
         (["--best", "--bound", "3", "--from", "x.board"], "give one"),
@@ -154,10 +154,20 @@ def test_a_from_board_that_breaks_the_rules_is_a_one_line_error(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(sig):
-    proc = solve_process(SET1 / "set1_08x08.txt", "--best", "--time-limit", "120")
+@pytest.mark.parametrize("phase", ["dfs", "cpsat"])
+def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(tmp_path, sig, phase):
+    """In the perfect-board DFS (8x8: not decided for a minute) or in CP-SAT (a recoloured 6x6: the DFS
+    proves no perfect board in about 2 s, CP-SAT then needs about 15 s)."""
+    path = SET1 / "set1_08x08.txt"
+    if phase == "cpsat":
+        path = tmp_path / "r.txt"
+        write_puzzle(generate(6, 6, 3, 5, 1, recolour=2)[0], path)
+    proc = solve_process(path, "--best", "--time-limit", "120")
     try:
-        assert proc.stderr.readline().startswith("solve: ")  # the search runs (first progress line)
+        line = proc.stderr.readline()
+        while phase == "cpsat" and " best " not in line:  # CP-SAT's lines say "best 56/60 so far"
+            line = proc.stderr.readline()
+        assert line.startswith("solve: ")
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -166,6 +176,8 @@ def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(sig):
     last = out.splitlines()[-1]
     assert last.startswith("interrupted (Ctrl-C or SIGTERM) after ") and last.endswith("search incomplete")
     assert " found, no board scores more than " in last and "Traceback" not in err
+    if phase == "cpsat":
+        assert "best " in last and "no board scores more than 59/60" in last  # the DFS's proof is kept
 
 
 def test_the_dfs_settles_the_perfect_score_before_cp_sat():

@@ -28,9 +28,12 @@ def test_first_solution_rows_stop_at_one_board():
     assert [(r.solutions, r.complete) for r in rows] == [(1, True), (1, True)]
 
 
-def test_a_bad_combination_is_refused_before_anything_runs():
+def test_a_bad_combination_or_budget_is_refused_before_anything_runs():
+    puzzles = [read_puzzle(SET1 / "set1_03x04.txt")]
     with pytest.raises(E2optError, match="bench exact: scan / row / max: --value-order max"):
-        compare([read_puzzle(SET1 / "set1_03x04.txt")], ["dfs", "scan"], ["row"], ["max"], True, 10.0)
+        compare(puzzles, ["dfs", "scan"], ["row"], ["max"], True, 10.0)
+    with pytest.raises(E2optError, match="bench exact: --cpu-s 0: must be a positive number"):
+        compare(puzzles, ["dfs"], ["row"], ["min"], True, 0)
 
 
 def test_cli_prints_the_table_and_one_line_errors():

@@ -125,11 +125,15 @@ def group_process(*args: str):
     return solve_process(*args, group=True)
 
 
-def checkpointed_count(path) -> tuple:
-    """A 2-worker count of set1 5x8 with a checkpoint, and its first progress line (subtrees finished)."""
-    proc = group_process(SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path)
-    line = proc.stderr.readline()  # "solve: 5 s CPU, ..., 37/1234 subtrees searched"
-    return proc, int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
+def checkpointed_count(path):
+    """A 2-worker count of set1 5x8 with a checkpoint, in its own process group."""
+    return group_process(SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path)
+
+
+def subtrees_reported(proc) -> int:
+    """The subtrees finished by the first progress line ("solve: 5 s CPU, ..., 37/1234 subtrees searched")."""
+    line = proc.stderr.readline()
+    return int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
 
 
 @pytest.mark.slow
@@ -179,8 +183,9 @@ def _subtrees_done(path) -> int:
 @pytest.mark.slow
 def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
     path = tmp_path / "count.json"
-    proc, reported = checkpointed_count(path)
+    proc = checkpointed_count(path)
     try:
+        reported = subtrees_reported(proc)
         os.killpg(proc.pid, signal.SIGTERM)  # as a scheduler or `timeout` stops a job: every process
         out, err = proc.communicate(timeout=60)
     finally:
@@ -194,8 +199,9 @@ def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
 @pytest.mark.slow
 def test_a_dead_worker_is_a_clear_error_and_the_checkpoint_keeps_what_was_finished(tmp_path):
     path = tmp_path / "count.json"
-    proc, reported = checkpointed_count(path)
+    proc = checkpointed_count(path)
     try:
+        reported = subtrees_reported(proc)
         workers = subprocess.run(
             ["pgrep", "-P", str(proc.pid), "-f", "spawn_main"], capture_output=True, text=True
         ).stdout.split()

@@ -42,12 +42,16 @@ def compare(
     puzzles: list[Puzzle], methods: list[str], orders: list[str], values: list[str], find_all: bool, cpu_s: float
 ) -> list[CompareRow]:
     """Run every combination on every puzzle (all combinations are checked before the first runs)."""
+    if not cpu_s > 0:
+        raise E2optError(f"bench exact: --cpu-s {cpu_s}: must be a positive number of seconds")
     combos = [(m, o, v) for m in methods for o in orders for v in values]
     options = [_options(m, o, v, find_all, cpu_s) for m, o, v in combos]
     rows = []
     for puzzle in puzzles:
         for (method, order, value), opts in zip(combos, options, strict=True):
             r = solve(puzzle, opts, progress=None)
+            if r.stopped == "interrupted":  # Ctrl-C stops the whole comparison, not one search
+                raise KeyboardInterrupt
             done = r.complete or r.stopped == "first solution"
             rows.append(CompareRow(puzzle.name, method, order, value, r.solutions, done, r.nodes, r.backtracks, r.cpu_s))
     return rows

@@ -143,12 +143,32 @@ def best_board(
     if known_score == m:  # nothing can beat a perfect board
         result.complete, result.upper = True, m
         return result
-    cap = _perfect_first(puzzle, result, symmetry, time_limit_s, progress)
-    if result.complete or result.stopped or (known_score is not None and known_score >= cap):
-        result.complete = result.complete or result.stopped is None  # else: the known score is the best
-        result.upper = result.upper or known_score
-        result.cpu_s = time.process_time() - cpu0
-        return result
+    try:
+        cap = _perfect_first(puzzle, result, symmetry, time_limit_s, progress)
+        if result.complete or result.stopped or (known_score is not None and known_score >= cap):
+            result.complete = result.complete or result.stopped is None  # else: the known score is the best
+            result.upper = result.upper or known_score
+        else:
+            _cpsat_phase(puzzle, result, cap, symmetry, time_limit_s, seed, cpu0, progress)
+    except KeyboardInterrupt:  # while a model was built: say what is known
+        result.stopped, result.complete = "interrupted", False
+        result.upper = max(result.upper or m, result.score or 0)
+    result.cpu_s = time.process_time() - cpu0
+    return result
+
+
+def _cpsat_phase(
+    puzzle: Puzzle,
+    result: BestResult,
+    cap: int,
+    symmetry: bool,
+    time_limit_s: float | None,
+    seed: int,
+    cpu0: float,
+    progress: TextIO | None,
+) -> None:
+    """The soft CP-SAT model between the known score (exclusive) and ``cap``; fills ``result``."""
+    m, known_score, known_board = puzzle.max_score, result.known, result.board
     group = rotation_group(puzzle)
     broken = symmetry and group > 1 and symmetry_applies(puzzle, [])
     pm = build_model(puzzle, [], symmetry=broken, soft=True)
@@ -159,7 +179,7 @@ def best_board(
     if known_board is not None:
         _hint(pm, known_board, group if broken else 1)
     cs = CpSatSearch(pm.model, _Improving(pm), find_all=False, seed=seed)
-    next_progress = PROGRESS_EVERY_S
+    next_progress = time.process_time() - cpu0 + PROGRESS_EVERY_S
     try:
         while not cs.wait():
             cpu = time.process_time() - cpu0
@@ -185,5 +205,3 @@ def best_board(
         bound = min(cap, int(cs.solver.best_objective_bound)) if cs.status == cp_model.FEASIBLE else cap
         result.upper = max(bound, known_score or 0, result.score or 0)
     result.branches, result.conflicts = cs.nodes, cs.backtracks
-    result.cpu_s = time.process_time() - cpu0
-    return result
