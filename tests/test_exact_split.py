@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import time
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -125,15 +126,17 @@ def group_process(*args: str):
     return solve_process(*args, group=True)
 
 
+@contextmanager
 def checkpointed_count(path):
-    """A 2-worker count of set1 5x8 with a checkpoint, in its own process group."""
-    return group_process(SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path)
-
-
-def subtrees_reported(proc) -> int:
-    """The subtrees finished by the first progress line ("solve: 5 s CPU, ..., 37/1234 subtrees searched")."""
-    line = proc.stderr.readline()
-    return int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
+    """A 2-worker count of set1 5x8 with a checkpoint, in its own process group: yields the process and
+    the subtrees finished by its first progress line ("solve: 5 s CPU, ..., 37/1234 subtrees searched");
+    the whole group is killed at the end, whatever happened."""
+    proc = group_process(SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path)
+    try:
+        line = proc.stderr.readline()
+        yield proc, int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
 
 
 @pytest.mark.slow
@@ -183,13 +186,9 @@ def _subtrees_done(path) -> int:
 @pytest.mark.slow
 def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
     path = tmp_path / "count.json"
-    proc = checkpointed_count(path)
-    try:
-        reported = subtrees_reported(proc)
+    with checkpointed_count(path) as (proc, reported):
         os.killpg(proc.pid, signal.SIGTERM)  # as a scheduler or `timeout` stops a job: every process
         out, err = proc.communicate(timeout=60)
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ") and "Traceback" not in err
     saved = json.loads(path.read_text())
@@ -199,17 +198,13 @@ def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
 @pytest.mark.slow
 def test_a_dead_worker_is_a_clear_error_and_the_checkpoint_keeps_what_was_finished(tmp_path):
     path = tmp_path / "count.json"
-    proc = checkpointed_count(path)
-    try:
-        reported = subtrees_reported(proc)
+    with checkpointed_count(path) as (proc, reported):
         workers = subprocess.run(
             ["pgrep", "-P", str(proc.pid), "-f", "spawn_main"], capture_output=True, text=True
         ).stdout.split()
         os.kill(int(workers[0]), signal.SIGKILL)  # as an out-of-memory kill of one worker would
         _, err = proc.communicate(timeout=60)
         assert not os.path.exists(f"/proc/{workers[1]}") or "Z" in _state(int(workers[1]))
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 2 and "e2opt: error: a solve worker process died" in err and "Traceback" not in err
     assert 0 < reported <= _subtrees_done(path)
 
