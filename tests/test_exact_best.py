@@ -153,9 +153,8 @@ def test_a_from_board_that_breaks_the_rules_is_a_one_line_error(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-@pytest.mark.parametrize("phase", ["dfs", "cpsat"])
-def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(tmp_path, sig, phase):
+@pytest.mark.parametrize("phase, sig", [("dfs", signal.SIGINT), ("cpsat", signal.SIGTERM)])
+def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(tmp_path, phase, sig):
     """In the perfect-board DFS (8x8: not decided for a minute) or in CP-SAT (a recoloured 6x6: the DFS
     proves no perfect board in about 2 s, CP-SAT then needs about 15 s)."""
     path = SET1 / "set1_08x08.txt"
