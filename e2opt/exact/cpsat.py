@@ -18,8 +18,9 @@ from ..puzzle import Puzzle
 POLL_S = 0.2
 
 
-class _Collect(cp_model.CpSolverSolutionCallback):
-    """Reads each solution's board; stops the search after the first unless all are wanted."""
+class BoardCollector(cp_model.CpSolverSolutionCallback):
+    """Reads each solution's board; stops the search after the first unless all are wanted (in an
+    optimisation every solution is better than the one before, so ``boards[-1]`` is the best)."""
 
     def __init__(self, read: Callable, find_all: bool):
         super().__init__()
@@ -57,7 +58,7 @@ class CpSatSearch:
     def for_puzzle(cls, puzzle: Puzzle, *, symmetry: bool, find_all: bool, seed: int) -> CpSatSearch:
         """Perfect boards of ``puzzle``: the first, or all of them."""
         pm = build_model(puzzle, [], symmetry=symmetry)
-        return cls(pm.model, _Collect(pm.board, find_all), find_all=find_all, seed=seed)
+        return cls(pm.model, BoardCollector(pm.board, find_all), find_all=find_all, seed=seed)
 
     def _run(self, model: cp_model.CpModel) -> None:
         try:

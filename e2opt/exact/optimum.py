@@ -26,24 +26,13 @@ from ..construct.cpsat_model import PuzzleModel, build_model, symmetry_applies
 from ..errors import E2optError
 from ..puzzle import Puzzle, format_puzzle
 from ..verify import verify_texts
-from .cpsat import CpSatSearch
+from .cpsat import BoardCollector, CpSatSearch
 from .solve import SolveOptions, solve
 from .symmetry import orbit, rotation_group
 
 PROGRESS_EVERY_S = 5.0
 PERFECT_SHARE = 0.5  # of --time-limit, for the perfect-board DFS
 PERFECT_CAP_S = 60.0  # its CPU seconds at most (also without a limit)
-
-
-class _Improving(cp_model.CpSolverSolutionCallback):
-    """Keeps every board CP-SAT reports (each better than the one before)."""
-
-    def __init__(self, pm: PuzzleModel):
-        super().__init__()
-        self.pm, self.boards = pm, []
-
-    def on_solution_callback(self) -> None:
-        self.boards.append(self.pm.board(self.value))
 
 
 @dataclass
@@ -113,7 +102,7 @@ def _perfect_first(
     perfect = solve(puzzle, SolveOptions("scan", time_limit_s=share, symmetry=symmetry), progress=progress)
     result.dfs_nodes = perfect.nodes
     if perfect.boards:
-        result.board, result.score = perfect.boards[0], checked_score(puzzle, perfect.boards[0])
+        result.board, result.score = perfect.boards[0], m  # solve() had it checked by the verifier
         result.complete, result.upper = True, m
     elif perfect.stopped == "interrupted":
         result.stopped, result.upper = "interrupted", m
@@ -178,7 +167,7 @@ def _cpsat_phase(
         pm.model.add(sum(pm.matches) <= cap)
     if known_board is not None:
         _hint(pm, known_board, group if broken else 1)
-    cs = CpSatSearch(pm.model, _Improving(pm), find_all=False, seed=seed)
+    cs = CpSatSearch(pm.model, BoardCollector(pm.board, find_all=True), find_all=False, seed=seed)
     next_progress = time.process_time() - cpu0 + PROGRESS_EVERY_S
     try:
         while not cs.wait():
@@ -194,10 +183,8 @@ def _cpsat_phase(
     except KeyboardInterrupt:
         result.stopped = "interrupted"
         cs.stop()
-    for board in cs.boards:
-        value = checked_score(puzzle, board)
-        if result.score is None or value > result.score:
-            result.board, result.score = board, value
+    if cs.boards:  # each is better than the known score and than the one before: the last is the best
+        result.board, result.score = cs.boards[-1], checked_score(puzzle, cs.boards[-1])
     result.complete = result.stopped is None and cs.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     if result.complete:
         result.upper = max(s for s in (result.score, known_score) if s is not None)
