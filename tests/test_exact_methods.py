@@ -13,7 +13,7 @@ from e2opt.generate import generate
 from e2opt.puzzle import Hint, Puzzle, format_puzzle, read_puzzle
 from e2opt.verify import verify_texts
 
-METHODS = ["colorpairs", "dfs", "scan", "chessboard", "cpsat"]
+METHODS = ["colorpairs", "dfs", "domains", "scan", "chessboard", "cpsat"]
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
 
 

@@ -126,3 +126,76 @@ def _fixed_ok(ref: _Reference) -> bool:
         ok = ok and ref.fits(r, c, t, k) and t not in {tt for tt, _ in ref.cells.values()}
         ref.cells[(r, c)] = (t, k)
     return ok
+
+
+def _fixpoint(p: Puzzle, dom: dict[tuple[int, int], set[tuple[int, int]]]) -> bool:
+    """The ``domains`` rules applied from scratch until nothing changes; False on a contradiction."""
+    changed = True
+    while changed:
+        changed = False
+        for (r, c), d in dom.items():
+            for s, (dr, dc) in enumerate(STEPS):
+                other = dom.get((r + dr, c + dc))
+                if other is None:
+                    continue
+                shown = {int(p.oriented[t, k, s]) for t, k in d}
+                kept = {(t, k) for t, k in other if int(p.oriented[t, k, (s + 2) % 4]) in shown}
+                changed |= kept != other
+                other &= kept
+            if len({t for t, _ in d}) == 1:
+                (tile,) = {t for t, _ in d}
+                for cell, other in dom.items():
+                    if cell != (r, c) and any(t == tile for t, _ in other):
+                        other -= {(t, k) for t, k in other if t == tile}
+                        changed = True
+        for tile in range(len(p.pieces)):
+            holders = [cell for cell, d in dom.items() if any(t == tile for t, _ in d)]
+            if not holders:
+                return False
+            d = dom[holders[0]]
+            if len(holders) == 1 and len({t for t, _ in d}) > 1:
+                d -= {(t, k) for t, k in d if t != tile}
+                changed = True
+        if any(not d for d in dom.values()):
+            return False
+    return True
+
+
+def reference_domains(puzzle: Puzzle, order: str = "mindomain", symmetry: bool = False) -> tuple[list[Board], int]:
+    """All perfect boards and the nodes of the ``domains`` method, recomputed slowly: fixpoint from
+    scratch at every node; ``mindomain`` branches on the unbranched cell with the fewest placements
+    (lowest cell on ties), ``row`` and ``spiral`` follow their static order."""
+    ref = _Reference(puzzle, "spiral" if order == "spiral" else "row", False, symmetry)
+    rows, cols = puzzle.rows, puzzle.cols
+    fixed, ref.cells = ref.cells, {}  # every cell starts from the rim and forbid rules alone
+    dom = {
+        (r, c): {(t, k) for t in range(len(puzzle.pieces)) for k in range(4) if ref.fits(r, c, t, k)}
+        for r in range(rows)
+        for c in range(cols)
+    }
+    for cell, placement in fixed.items():
+        dom[cell] &= {placement}
+    boards: list[Board] = []
+    nodes = 0
+
+    def walk(dom: dict, branched: set) -> None:
+        nonlocal nodes
+        free = [cell for cell in ref.order if cell not in branched]
+        if not free:
+            board = Board([[0] * cols] * rows, [[0] * cols] * rows)
+            for (r, c), d in dom.items():
+                ((board.piece[r, c], board.rot[r, c]),) = d
+            boards.append(board)
+            return
+        cell = min(sorted(free), key=lambda rc: len(dom[rc])) if order == "mindomain" else free[0]
+        for value in sorted(dom[cell], key=lambda tk: 4 * tk[0] + tk[1]):
+            nodes += 1
+            trial = {key: set(d) for key, d in dom.items()}
+            trial[cell] = {value}
+            if _fixpoint(puzzle, trial):
+                walk(trial, branched | {cell})
+
+    if all(dom.values()) and _fixpoint(puzzle, dom):
+        walk(dom, set())
+    return boards, nodes
+

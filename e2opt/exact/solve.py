@@ -1,7 +1,8 @@
 """``e2opt solve``: one perfect board, all of them, or their count, by an exact method; or proof of none.
 
 Methods: ``colorpairs`` (paper 000: offer/demand filtering, backjumping, MinExpectedGap), ``dfs``
-(the same kernel without filtering: the baseline), ``scan`` (a static order on the construction's
+(the same kernel without filtering: the baseline), ``domains`` (consistent cell domains: paper 000
+section 6.3's edge filtering, with naked and hidden singles), ``scan`` (a static order on the construction's
 tables and kernel: the fast one, with optional restarts), ``chessboard`` (paper 001 section 5) and ``cpsat``
 (the cross-check). On hint-free puzzles the turn symmetry is broken (symmetry.py) and every found
 board stands for its whole orbit, so counts include the turned copies and say how many are distinct.
@@ -22,14 +23,15 @@ from ..puzzle import Puzzle, format_puzzle
 from ..verify import verify_texts
 from .chessboard import complete
 from .cpsat import CpSatSearch
+from .domains import DOMAIN_ORDERS, DomainSearch
 from .model import ORDERS, VALUE_ORDERS, build_model
 from .scan import SCAN_ORDERS, ScanSearch, next_chunk
 from .search import DONE, SOLUTION, KernelSearch
 from .split import run_split
 from .symmetry import orbit, rotation_group
 
-METHODS = ("colorpairs", "dfs", "scan", "chessboard", "cpsat")
-DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "chessboard": "row", "scan": "short"}
+METHODS = ("colorpairs", "dfs", "domains", "scan", "chessboard", "cpsat")
+DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "domains": "mindomain", "chessboard": "row", "scan": "short"}
 
 
 @dataclass
@@ -60,7 +62,7 @@ class SolveOptions:
             raise E2optError(f"--time-limit {self.time_limit_s}: must be a positive number of seconds")
         if self.method == "cpsat" and (self.order or self.value_order != "min"):
             raise E2optError("--order and --value-order apply to dfs, colorpairs and chessboard, not cpsat")
-        orders = SCAN_ORDERS if self.method == "scan" else ORDERS
+        orders = {"scan": SCAN_ORDERS, "domains": DOMAIN_ORDERS}.get(self.method, ORDERS)
         if self.order is not None and self.order not in orders:
             raise E2optError(f"--order {self.order}: choose one of {', '.join(orders)} with {self.method}")
         if self.method == "chessboard" and self.order == "mingap":
@@ -221,6 +223,10 @@ def _kernel(run: _Run) -> None:
     )
     colour = opts.method == "colorpairs"
     wants_boards = chess or opts.keep_boards or not opts.find_all
+    if opts.method == "domains":
+        ds = DomainSearch(model, order, opts.value_order, wants_boards, opts.seed)
+        _drive(run, ds, None, wants_boards)
+        return
     ks = KernelSearch(
         model,
         filtering=colour or chess,
@@ -234,7 +240,7 @@ def _kernel(run: _Run) -> None:
     _drive(run, ks, model.forbid if chess else None, wants_boards)
 
 
-def _drive(run: _Run, ks: KernelSearch | ScanSearch, chess_forbid, wants_boards: bool) -> None:
+def _drive(run: _Run, ks: KernelSearch | ScanSearch | DomainSearch, chess_forbid, wants_boards: bool) -> None:
     """Step the search in slices of about scan.SLICE_S CPU seconds: boards, limits, progress, Ctrl-C."""
     opts, puzzle = run.opts, run.puzzle
     budget = 2000

@@ -1,0 +1,417 @@
+"""Method ``domains``: depth-first search that keeps every cell's domain consistent (paper 000 section 6.3).
+
+Paper 000 traces the tiny trees of its Choco model to "edge filtering": the colours a cell's placements
+can still show on a side restrict the placements of the neighbour across it. Here every cell keeps a
+bit set of placements (4 per tile: bit 4*slot + rotation) and each node runs, to a fixpoint:
+
+- **edges**: for each side of a cell whose domain shrank, the colours its placements can show there;
+  the neighbour keeps only placements showing one of them on the facing side (arc consistency);
+- **naked single**: a cell left with one tile takes it away from every other cell;
+- **hidden single**: a tile that fits only one cell pins that cell to it; a tile that fits no cell
+  is a contradiction (every tile must be placed: the board has as many cells as tiles).
+
+Every rule only removes, so the fixpoint does not depend on the order the queue takes (the slow Python
+reference in reference.py computes it from scratch and must count the same nodes). Branching: the
+unbranched cell with the fewest placements (``mindomain``, ties to the lowest cell) or a static order.
+A node is one placement tried; each level keeps a copy of the domains it started from (n x W words),
+so going back is a copy, not an undo log.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..board import Board
+from .dfs import BUDGET, C_BACKTRACKS, C_DEPTH, C_DONE, C_NODES, C_SOLUTIONS, DONE, SOLUTION, _value_position
+from .model import MINDOMAIN, ORDERS, VALUE_ORDERS, VRANDOM, ExactModel
+
+DOMAIN_ORDERS = ("mindomain", "row", "spiral")
+Q_K, Q_LEVELS, Q_ORDER, Q_VALUE, Q_STOP = range(5)
+TILE_BITS = np.uint64(0x1111111111111111)  # the lowest rotation bit of each of a word's 16 tiles
+FOUR = np.uint64(15)
+
+
+M1, M2, M4 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333), np.uint64(0x0F0F0F0F0F0F0F0F)
+H01 = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True)
+def _popcount(x) -> int:
+    """Set bits of a uint64 (the SWAR sum: a few operations, no loop)."""
+    x = x - ((x >> np.uint64(1)) & M1)
+    x = (x & M2) + ((x >> np.uint64(2)) & M2)
+    x = (x + (x >> np.uint64(4))) & M4
+    return int((x * H01) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _lowest(x) -> int:
+    """Index of the lowest set bit of a non-zero uint64."""
+    return _popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+@njit(cache=True)
+def _tiles(x):
+    """One bit (at 4*slot) per tile with at least one placement in word x."""
+    return (x | (x >> np.uint64(1)) | (x >> np.uint64(2)) | (x >> np.uint64(3))) & TILE_BITS
+
+
+@njit(cache=True)
+def _push(j, queue, inq, qs) -> None:
+    """Queue cell j (once) for the fixpoint; qs = [head, size] of the ring buffer."""
+    if not inq[j]:
+        inq[j] = 1
+        queue[(qs[0] + qs[1]) % queue.shape[0]] = j
+        qs[1] += 1
+
+
+@njit(cache=True)
+def _remove(j, w, rem, M, S) -> bool:
+    """Take the placements ``rem`` (bits of word w) out of cell j's domain, trail them, count the
+    colours each side of j stops showing, and queue j; False if the domain became empty."""
+    pcol = M[2]
+    dom, size, cnt, lost, queue, inq, qs, trail, tn = S[0], S[1], S[2], S[3], S[4], S[5], S[6], S[7], S[8]
+    dom[j, w] ^= rem
+    k = tn[0]
+    trail[k, 0], trail[k, 1], trail[k, 2] = j, w, np.int64(rem)
+    tn[0] = k + 1
+    size[j] -= _popcount(rem)
+    x = rem
+    while x:
+        v = w * 64 + _lowest(x)
+        x &= x - np.uint64(1)
+        for s in range(4):
+            c = pcol[s, v]
+            cnt[j, s, c] -= 1
+            if cnt[j, s, c] == 0:
+                lost[j, s] |= np.uint64(1) << np.uint64(c)
+    _push(j, queue, inq, qs)
+    return size[j] > 0
+
+
+@njit(cache=True)
+def _undo(mark, M, S) -> None:
+    """Put back every placement removed since the trail was ``mark`` long."""
+    pcol = M[2]
+    dom, size, cnt, trail, tn = S[0], S[1], S[2], S[7], S[8]
+    for k in range(tn[0] - 1, mark - 1, -1):
+        j, w, rem = trail[k, 0], trail[k, 1], np.uint64(trail[k, 2])
+        dom[j, w] |= rem
+        size[j] += _popcount(rem)
+        x = rem
+        while x:
+            v = w * 64 + _lowest(x)
+            x &= x - np.uint64(1)
+            for s in range(4):
+                cnt[j, s, pcol[s, v]] += 1
+    tn[0] = mark
+
+
+@njit(cache=True)
+def _settle(i, M, S) -> bool:
+    """Naked single: if cell i holds one tile only, no other cell may hold it. False on a wipe-out."""
+    dom = S[0]
+    count, word = 0, -1
+    for w in range(dom.shape[1]):
+        f = _tiles(dom[i, w])
+        if f:
+            count += _popcount(f)
+            word = w
+    if count != 1:
+        return True
+    bits = _tiles(dom[i, word]) * FOUR
+    for j in range(dom.shape[0]):
+        if j != i and dom[j, word] & bits:
+            if not _remove(j, word, dom[j, word] & bits, M, S):
+                return False
+    return True
+
+
+@njit(cache=True)
+def _hidden_singles(M, S) -> bool:
+    """Every tile must fit some cell (else False); a tile fitting one unsettled cell pins it there."""
+    full = M[3]
+    dom, scratch = S[0], S[9]
+    n, W = dom.shape
+    seen1, seen2, settled = scratch[0], scratch[1], scratch[2]
+    seen1[:] = 0
+    seen2[:] = 0
+    settled[:] = 0
+    for i in range(n):
+        count = 0
+        for w in range(W):
+            f = _tiles(dom[i, w])
+            seen2[w] |= seen1[w] & f
+            seen1[w] |= f
+            count += _popcount(f)
+        if count == 1:
+            for w in range(W):
+                settled[w] |= _tiles(dom[i, w])
+    for w in range(W):
+        if seen1[w] != full[w]:
+            return False
+    for w in range(W):
+        needy = seen1[w] & ~seen2[w] & ~settled[w]
+        while needy:
+            b = _lowest(needy)
+            needy &= needy - np.uint64(1)
+            bits = FOUR << np.uint64(b)
+            for i in range(n):
+                if dom[i, w] & bits:
+                    for ww in range(W):  # keeps the tile, so the domain never empties here
+                        other = dom[i, ww] & ~bits if ww == w else dom[i, ww]
+                        if other:
+                            _remove(i, ww, other, M, S)
+                    break
+    return True
+
+
+@njit(cache=True)
+def propagate(M, S) -> bool:
+    """Run the three rules to their fixpoint from the queued cells; False on a contradiction
+    (the queue and the pending colour losses are then cleared)."""
+    nbr, smask = M[0], M[1]
+    dom, lost, queue, inq, qs = S[0], S[3], S[4], S[5], S[6]
+    W = dom.shape[1]
+    ok = True
+    while ok:
+        while qs[1] > 0 and ok:
+            i = queue[qs[0]]
+            qs[0] = (qs[0] + 1) % queue.shape[0]
+            qs[1] -= 1
+            inq[i] = 0
+            ok = _settle(i, M, S)
+            for s in range(4):
+                gone = lost[i, s]
+                if not ok or not gone:
+                    continue
+                lost[i, s] = 0
+                j, o = nbr[i, s], (s + 2) & 3
+                if j < 0:
+                    continue
+                for w in range(W):
+                    drop = np.uint64(0)
+                    x = gone
+                    while x:
+                        drop |= smask[o, _lowest(x), w]
+                        x &= x - np.uint64(1)
+                    drop &= dom[j, w]
+                    if drop and not _remove(j, w, drop, M, S):
+                        ok = False
+                        break
+        if ok:
+            ok = _hidden_singles(M, S)
+            if ok and qs[1] == 0:
+                return True
+    inq[:] = 0
+    qs[:] = 0
+    lost[:, :] = 0
+    return False
+
+
+@njit(cache=True)
+def _open_level(d, M, S) -> None:
+    """Choose level d's cell (fewest placements, or the static order), mark the trail, list its values."""
+    order, params = M[4], M[-1]
+    dom, size, tn = S[0], S[1], S[8]
+    branched, lcell, mark, cstart, ccount, cidx, cand = S[10], S[11], S[12], S[13], S[14], S[15], S[16]
+    if params[Q_ORDER] == MINDOMAIN:
+        cell, best = -1, 1 << 40
+        for i in range(dom.shape[0]):
+            if not branched[i] and size[i] < best:
+                cell, best = i, size[i]
+    else:
+        cell = order[d]
+    branched[cell] = 1
+    lcell[d] = cell
+    mark[d] = tn[0]
+    cstart[d] = 0 if d == 0 else cstart[d - 1] + ccount[d - 1]
+    count = 0
+    for w in range(dom.shape[1]):
+        x = dom[cell, w]
+        while x:
+            cand[cstart[d] + count] = w * 64 + _lowest(x)
+            x &= x - np.uint64(1)
+            count += 1
+    ccount[d] = count
+    cidx[d] = 0
+
+
+@njit(cache=True)
+def search(M, S, budget) -> int:
+    """Run at most ``budget`` nodes; return BUDGET, SOLUTION (every cell placed) or DONE."""
+    params = M[-1]
+    dom = S[0]
+    branched, lcell, mark, cstart, ccount, cidx, cand, ctl = S[10], S[11], S[12], S[13], S[14], S[15], S[16], S[17]
+    levels, vmode, stop = params[Q_LEVELS], params[Q_VALUE], params[Q_STOP]
+    if ctl[C_DONE]:
+        return DONE
+    d = ctl[C_DEPTH]
+    spent = 0
+    while True:
+        if cidx[d] < ccount[d]:
+            if spent >= budget:
+                ctl[C_DEPTH] = d
+                return BUDGET
+            v = cand[cstart[d] + _value_position(cidx[d], ccount[d], vmode)]
+            cidx[d] += 1
+            i = lcell[d]
+            _undo(mark[d], M, S)
+            for w in range(dom.shape[1]):
+                other = dom[i, w] & ~(np.uint64(1) << np.uint64(v & 63)) if w == v >> 6 else dom[i, w]
+                if other:
+                    _remove(i, w, other, M, S)
+            ctl[C_NODES] += 1
+            spent += 1
+            if not propagate(M, S):
+                continue
+            if d + 1 == levels:
+                ctl[C_SOLUTIONS] += 1
+                if stop:
+                    ctl[C_DEPTH] = d
+                    return SOLUTION
+                continue
+            d += 1
+            _open_level(d, M, S)
+        else:
+            ctl[C_BACKTRACKS] += 1
+            branched[lcell[d]] = 0
+            if d == 0:
+                ctl[C_DONE] = 1
+                return DONE
+            d -= 1
+    return DONE
+
+
+class DomainSearch:
+    """The ``domains`` search of one ExactModel; ``step`` advances it, the counters say how far."""
+
+    def __init__(self, model: ExactModel, order: str, value_order: str, stop_at_solution: bool, seed: int = 0):
+        n, T, K = model.n, len(model.pieces), model.K
+        if K > 64:
+            raise ValueError("domains: at most 64 colours (one machine word per colour set)")
+        slots = np.arange(T)  # slot k of the bit sets holds tile slots[k]
+        if VALUE_ORDERS[value_order] == VRANDOM:
+            slots = np.random.default_rng(seed).permutation(T)
+        self.slots = slots
+        W = (4 * T + 63) // 64
+        pcol = np.zeros((4, 64 * W), dtype=np.int64)
+        smask = np.zeros((4, K, W), dtype=np.uint64)
+        for k, t in enumerate(slots):
+            for r in range(4):
+                v = 4 * k + r
+                for s in range(4):
+                    c = int(model.pieces[t, (s - r) % 4])
+                    pcol[s, v] = c
+                    smask[s, c, v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+        full = np.zeros(W, dtype=np.uint64)
+        for k in range(T):
+            full[(4 * k) >> 6] |= np.uint64(1) << np.uint64((4 * k) & 63)
+        self.levels = int(model.branch.sum())
+        params = np.array(
+            [K, self.levels, ORDERS[order], VALUE_ORDERS[value_order], stop_at_solution], dtype=np.int64
+        )
+        self.M = (model.nbr, smask, pcol, full, model.order, params)
+        slot_of = np.empty(T, dtype=np.int64)
+        slot_of[slots] = np.arange(T)
+        dom = self._initial_domains(model, smask, slot_of, W)
+        cnt = np.zeros((n, 4, K), dtype=np.int64)  # placements of each cell showing colour c on side s
+        for s in range(4):
+            for c in range(K):
+                cnt[:, s, c] = [sum(bin(int(x)).count("1") for x in dom[i] & smask[s, c]) for i in range(n)]
+        every = np.uint64((1 << K) - 1)
+        lost = np.zeros((n, 4), dtype=np.uint64)  # colours a side can no longer show, not yet propagated
+        for i in range(n):
+            for s in range(4):
+                lost[i, s] = every & ~np.uint64(sum(1 << c for c in range(K) if cnt[i, s, c]))
+        levels = max(1, self.levels)
+        self.S = (
+            dom,
+            np.array([sum(bin(int(x)).count("1") for x in row) for row in dom], dtype=np.int64),  # sizes
+            cnt,
+            lost,
+            np.arange(n, dtype=np.int64),  # queue (ring): every cell, for the first fixpoint
+            np.ones(n, dtype=np.int64),  # queued?
+            np.array([0, n], dtype=np.int64),  # queue head, size
+            np.zeros((n * 4 * T + 1, 3), dtype=np.int64),  # trail: cell, word, removed bits
+            np.zeros(1, dtype=np.int64),  # trail length
+            np.zeros((3, W), dtype=np.uint64),  # scratch: tiles seen once, twice, settled
+            (model.branch == 0).astype(np.int64),  # branched? (fixed cells never are)
+            np.zeros(levels, dtype=np.int64),  # cell of each level
+            np.zeros(levels, dtype=np.int64),  # trail length when the level opened
+            np.zeros(levels, dtype=np.int64),  # candidate start
+            np.zeros(levels, dtype=np.int64),  # candidate count
+            np.zeros(levels, dtype=np.int64),  # next candidate
+            np.zeros(levels * 4 * T + 1, dtype=np.int64),  # candidates
+            np.zeros(6, dtype=np.int64),  # depth, nodes, backtracks, solutions, phase, done
+        )
+        self.rows_cols = (model.rows, model.cols)
+        feasible = bool(self.S[1].all()) and bool(propagate(self.M, self.S))
+        self.trivial = feasible and self.levels == 0  # every cell fixed: the fixed board is the only leaf
+        if not feasible or self.trivial:
+            self.S[-1][C_DONE] = 1
+        else:
+            _open_level(0, self.M, self.S)
+
+    @staticmethod
+    def _initial_domains(model: ExactModel, smask: np.ndarray, slot_of: np.ndarray, W: int) -> np.ndarray:
+        """Placements grey exactly toward the rim; fixed cells hold their one placement, forbid honoured."""
+        n, T = model.n, len(model.pieces)
+        grey = smask[:, 0, :]
+        all_bits = np.zeros(W, dtype=np.uint64)
+        for v in range(4 * T):
+            all_bits[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+        dom = np.tile(all_bits, (n, 1))
+        for i in range(n):
+            for s in range(4):
+                dom[i] &= grey[s] if model.nbr[i, s] < 0 else ~grey[s]
+            if model.forbid[i] >= 0:
+                k = slot_of[model.forbid[i]]
+                dom[i, (4 * k) >> 6] &= ~(FOUR << np.uint64((4 * k) & 63))
+        for cell, tile, rot in model.fixed:
+            v = 4 * int(slot_of[tile]) + rot
+            keep = dom[cell, v >> 6] & (np.uint64(1) << np.uint64(v & 63))
+            dom[cell] = 0
+            dom[cell, v >> 6] = keep
+        return dom
+
+    def step(self, budget: int) -> int:
+        """Advance by at most ``budget`` nodes: BUDGET, SOLUTION (a full board) or DONE."""
+        if self.trivial:
+            self.trivial = False
+            self.S[-1][C_SOLUTIONS] += 1
+            return SOLUTION
+        return int(search(self.M, self.S, budget))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.S[-1][C_NODES])
+
+    @property
+    def backtracks(self) -> int:
+        return int(self.S[-1][C_BACKTRACKS])
+
+    @property
+    def solutions(self) -> int:
+        """Full boards reached so far, counted inside the kernel."""
+        return int(self.S[-1][C_SOLUTIONS])
+
+    @property
+    def depth(self) -> int:
+        return int(self.S[-1][C_DEPTH])
+
+    @property
+    def done(self) -> bool:
+        return bool(self.S[-1][C_DONE])
+
+    def board(self) -> Board:
+        """The board as the domains stand: the placement of every cell left with one (others -1)."""
+        dom = self.S[0]
+        piece = np.full(dom.shape[0], -1, dtype=np.int64)
+        rot = np.full(dom.shape[0], -1, dtype=np.int64)
+        for i in range(dom.shape[0]):
+            bits = np.flatnonzero(np.unpackbits(dom[i].view(np.uint8), bitorder="little"))
+            if len(bits) == 1:
+                piece[i], rot[i] = self.slots[bits[0] >> 2], bits[0] & 3
+        return Board(piece.reshape(self.rows_cols), rot.reshape(self.rows_cols))
