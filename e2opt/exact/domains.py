@@ -36,7 +36,7 @@ M1, M2, M4 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333), np.ui
 H01 = np.uint64(0x0101010101010101)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _popcount(x) -> int:
     """Set bits of a uint64 (the SWAR sum: a few operations, no loop)."""
     x = x - ((x >> np.uint64(1)) & M1)
@@ -45,38 +45,46 @@ def _popcount(x) -> int:
     return int((x * H01) >> np.uint64(56))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest(x) -> int:
     """Index of the lowest set bit of a non-zero uint64."""
     return _popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tiles(x):
     """One bit (at 4*slot) per tile with at least one placement in word x."""
     return (x | (x >> np.uint64(1)) | (x >> np.uint64(2)) | (x >> np.uint64(3))) & TILE_BITS
 
 
-@njit(cache=True)
-def _push(j, queue, inq, qs) -> None:
-    """Queue cell j (once) for the fixpoint; qs = [head, size] of the ring buffer."""
-    if not inq[j]:
-        inq[j] = 1
-        queue[(qs[0] + qs[1]) % queue.shape[0]] = j
-        qs[1] += 1
+# The kernel's arrays travel as plain arguments (a tuple unpacked in a hot loop costs an atomic
+# reference count per array each time): model nbr, smask, pcol; state dom, cnt, lost, trail, cellv,
+# tilev, heads. Columns of cellv (per cell), tilev (per tile slot) and entries of heads:
+SIZE, QUEUED, NTILES, RING = range(4)  # placements left, queued?, tiles held, ring buffer slot
+HOLDERS, FLAGGED, STACK = range(3)  # cells holding the tile, on the stack?, stack slot
+QHEAD, QSIZE, TRAIL, TOP = range(4)  # ring head and size, trail length, stack height
 
 
-@njit(cache=True)
-def _remove(j, w, rem, M, S) -> bool:
-    """Take the placements ``rem`` (bits of word w) out of cell j's domain, trail them, count the
-    colours each side of j stops showing, and queue j; False if the domain became empty."""
-    pcol = M[2]
-    dom, size, cnt, lost, queue, inq, qs, trail, tn = S[0], S[1], S[2], S[3], S[4], S[5], S[6], S[7], S[8]
+@njit(cache=True, inline="always")
+def _remove(j, w, rem, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
+    """Take the placements ``rem`` (bits of word w) out of cell j's domain, trail them, note the
+    colours j's sides stop showing and the tiles that lose a holder, and queue j; False if j is empty."""
+    before = _tiles(dom[j, w])
     dom[j, w] ^= rem
-    k = tn[0]
+    gone = before & ~_tiles(dom[j, w])
+    while gone:  # tiles cell j no longer holds: one holder less each, maybe down to one or none
+        t = (w * 64 + _lowest(gone)) >> 2
+        gone &= gone - np.uint64(1)
+        tilev[t, HOLDERS] -= 1
+        cellv[j, NTILES] -= 1
+        if tilev[t, HOLDERS] <= 1 and not tilev[t, FLAGGED]:
+            tilev[t, FLAGGED] = 1
+            tilev[heads[TOP], STACK] = t
+            heads[TOP] += 1
+    k = heads[TRAIL]
     trail[k, 0], trail[k, 1], trail[k, 2] = j, w, np.int64(rem)
-    tn[0] = k + 1
-    size[j] -= _popcount(rem)
+    heads[TRAIL] = k + 1
+    cellv[j, SIZE] -= _popcount(rem)
     x = rem
     while x:
         v = w * 64 + _lowest(x)
@@ -86,102 +94,90 @@ def _remove(j, w, rem, M, S) -> bool:
             cnt[j, s, c] -= 1
             if cnt[j, s, c] == 0:
                 lost[j, s] |= np.uint64(1) << np.uint64(c)
-    _push(j, queue, inq, qs)
-    return size[j] > 0
+    if not cellv[j, QUEUED]:
+        cellv[j, QUEUED] = 1
+        slot = heads[QHEAD] + heads[QSIZE]  # ring position, without a division
+        cellv[slot - cellv.shape[0] if slot >= cellv.shape[0] else slot, RING] = j
+        heads[QSIZE] += 1
+    return cellv[j, SIZE] > 0
 
 
-@njit(cache=True)
-def _undo(mark, M, S) -> None:
+@njit(cache=True, inline="always")
+def _undo(mark, pcol, dom, cnt, trail, cellv, tilev, heads) -> None:
     """Put back every placement removed since the trail was ``mark`` long."""
-    pcol = M[2]
-    dom, size, cnt, trail, tn = S[0], S[1], S[2], S[7], S[8]
-    for k in range(tn[0] - 1, mark - 1, -1):
+    for k in range(heads[TRAIL] - 1, mark - 1, -1):
         j, w, rem = trail[k, 0], trail[k, 1], np.uint64(trail[k, 2])
+        back = _tiles(rem) & ~_tiles(dom[j, w])
+        while back:
+            tilev[(w * 64 + _lowest(back)) >> 2, HOLDERS] += 1
+            cellv[j, NTILES] += 1
+            back &= back - np.uint64(1)
         dom[j, w] |= rem
-        size[j] += _popcount(rem)
+        cellv[j, SIZE] += _popcount(rem)
         x = rem
         while x:
             v = w * 64 + _lowest(x)
             x &= x - np.uint64(1)
             for s in range(4):
                 cnt[j, s, pcol[s, v]] += 1
-    tn[0] = mark
+    heads[TRAIL] = mark
 
 
-@njit(cache=True)
-def _settle(i, M, S) -> bool:
+@njit(cache=True, inline="always")
+def _settle(i, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
     """Naked single: if cell i holds one tile only, no other cell may hold it. False on a wipe-out."""
-    dom = S[0]
-    count, word = 0, -1
-    for w in range(dom.shape[1]):
-        f = _tiles(dom[i, w])
-        if f:
-            count += _popcount(f)
-            word = w
-    if count != 1:
+    if cellv[i, NTILES] != 1:
         return True
+    word = 0
+    while not dom[i, word]:
+        word += 1
     bits = _tiles(dom[i, word]) * FOUR
     for j in range(dom.shape[0]):
-        if j != i and dom[j, word] & bits:
-            if not _remove(j, word, dom[j, word] & bits, M, S):
-                return False
-    return True
-
-
-@njit(cache=True)
-def _hidden_singles(M, S) -> bool:
-    """Every tile must fit some cell (else False); a tile fitting one unsettled cell pins it there."""
-    full = M[3]
-    dom, scratch = S[0], S[9]
-    n, W = dom.shape
-    seen1, seen2, settled = scratch[0], scratch[1], scratch[2]
-    seen1[:] = 0
-    seen2[:] = 0
-    settled[:] = 0
-    for i in range(n):
-        count = 0
-        for w in range(W):
-            f = _tiles(dom[i, w])
-            seen2[w] |= seen1[w] & f
-            seen1[w] |= f
-            count += _popcount(f)
-        if count == 1:
-            for w in range(W):
-                settled[w] |= _tiles(dom[i, w])
-    for w in range(W):
-        if seen1[w] != full[w]:
+        rem = dom[j, word] & bits
+        if j != i and rem and not _remove(j, word, rem, pcol, dom, cnt, lost, trail, cellv, tilev, heads):
             return False
-    for w in range(W):
-        needy = seen1[w] & ~seen2[w] & ~settled[w]
-        while needy:
-            b = _lowest(needy)
-            needy &= needy - np.uint64(1)
-            bits = FOUR << np.uint64(b)
-            for i in range(n):
-                if dom[i, w] & bits:
-                    for ww in range(W):  # keeps the tile, so the domain never empties here
-                        other = dom[i, ww] & ~bits if ww == w else dom[i, ww]
-                        if other:
-                            _remove(i, ww, other, M, S)
-                    break
+    return True
+
+
+@njit(cache=True, inline="always")
+def _hidden_singles(pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
+    """The tiles whose holders fell to one or none: none is a contradiction (every tile must be
+    placed), one pins that cell to the tile."""
+    while heads[TOP] > 0:
+        heads[TOP] -= 1
+        t = tilev[heads[TOP], STACK]
+        tilev[t, FLAGGED] = 0
+        if tilev[t, HOLDERS] == 0:
+            for e in range(heads[TOP]):
+                tilev[tilev[e, STACK], FLAGGED] = 0
+            heads[TOP] = 0
+            return False
+        w, bits = (4 * t) >> 6, FOUR << np.uint64((4 * t) & 63)
+        if tilev[t, HOLDERS] == 1:
+            j = 0
+            while not dom[j, w] & bits:
+                j += 1
+            if cellv[j, NTILES] > 1:
+                for ww in range(dom.shape[1]):  # keeps the tile, so the domain never empties here
+                    other = dom[j, ww] & ~bits if ww == w else dom[j, ww]
+                    if other:
+                        _remove(j, ww, other, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
     return True
 
 
 @njit(cache=True)
-def propagate(M, S) -> bool:
+def propagate(nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
     """Run the three rules to their fixpoint from the queued cells; False on a contradiction
     (the queue and the pending colour losses are then cleared)."""
-    nbr, smask = M[0], M[1]
-    dom, lost, queue, inq, qs = S[0], S[3], S[4], S[5], S[6]
-    W = dom.shape[1]
+    n, W = dom.shape
     ok = True
     while ok:
-        while qs[1] > 0 and ok:
-            i = queue[qs[0]]
-            qs[0] = (qs[0] + 1) % queue.shape[0]
-            qs[1] -= 1
-            inq[i] = 0
-            ok = _settle(i, M, S)
+        while heads[QSIZE] > 0 and ok:
+            i = cellv[heads[QHEAD], RING]
+            heads[QHEAD] = heads[QHEAD] + 1 if heads[QHEAD] + 1 < n else 0
+            heads[QSIZE] -= 1
+            cellv[i, QUEUED] = 0
+            ok = _settle(i, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
             for s in range(4):
                 gone = lost[i, s]
                 if not ok or not gone:
@@ -197,35 +193,33 @@ def propagate(M, S) -> bool:
                         drop |= smask[o, _lowest(x), w]
                         x &= x - np.uint64(1)
                     drop &= dom[j, w]
-                    if drop and not _remove(j, w, drop, M, S):
+                    if drop and not _remove(j, w, drop, pcol, dom, cnt, lost, trail, cellv, tilev, heads):
                         ok = False
                         break
         if ok:
-            ok = _hidden_singles(M, S)
-            if ok and qs[1] == 0:
+            ok = _hidden_singles(pcol, dom, cnt, lost, trail, cellv, tilev, heads)
+            if ok and heads[QSIZE] == 0:
                 return True
-    inq[:] = 0
-    qs[:] = 0
+    cellv[:, QUEUED] = 0
+    heads[QHEAD], heads[QSIZE] = 0, 0
     lost[:, :] = 0
     return False
 
 
 @njit(cache=True)
-def _open_level(d, M, S) -> None:
+def _open_level(d, order, params, dom, cellv, heads, levels_state) -> None:
     """Choose level d's cell (fewest placements, or the static order), mark the trail, list its values."""
-    order, params = M[4], M[-1]
-    dom, size, tn = S[0], S[1], S[8]
-    branched, lcell, mark, cstart, ccount, cidx, cand = S[10], S[11], S[12], S[13], S[14], S[15], S[16]
+    branched, lcell, mark, cstart, ccount, cidx, cand = levels_state
     if params[Q_ORDER] == MINDOMAIN:
         cell, best = -1, 1 << 40
         for i in range(dom.shape[0]):
-            if not branched[i] and size[i] < best:
-                cell, best = i, size[i]
+            if not branched[i] and cellv[i, SIZE] < best:
+                cell, best = i, cellv[i, SIZE]
     else:
         cell = order[d]
     branched[cell] = 1
     lcell[d] = cell
-    mark[d] = tn[0]
+    mark[d] = heads[TRAIL]
     cstart[d] = 0 if d == 0 else cstart[d - 1] + ccount[d - 1]
     count = 0
     for w in range(dom.shape[1]):
@@ -241,9 +235,9 @@ def _open_level(d, M, S) -> None:
 @njit(cache=True)
 def search(M, S, budget) -> int:
     """Run at most ``budget`` nodes; return BUDGET, SOLUTION (every cell placed) or DONE."""
-    params = M[-1]
-    dom = S[0]
-    branched, lcell, mark, cstart, ccount, cidx, cand, ctl = S[10], S[11], S[12], S[13], S[14], S[15], S[16], S[17]
+    nbr, smask, pcol, order, params = M
+    dom, cnt, lost, trail, cellv, tilev, heads, levels_state, ctl = S
+    branched, lcell, mark, cstart, ccount, cidx, cand = levels_state
     levels, vmode, stop = params[Q_LEVELS], params[Q_VALUE], params[Q_STOP]
     if ctl[C_DONE]:
         return DONE
@@ -257,14 +251,14 @@ def search(M, S, budget) -> int:
             v = cand[cstart[d] + _value_position(cidx[d], ccount[d], vmode)]
             cidx[d] += 1
             i = lcell[d]
-            _undo(mark[d], M, S)
+            _undo(mark[d], pcol, dom, cnt, trail, cellv, tilev, heads)
             for w in range(dom.shape[1]):
                 other = dom[i, w] & ~(np.uint64(1) << np.uint64(v & 63)) if w == v >> 6 else dom[i, w]
                 if other:
-                    _remove(i, w, other, M, S)
+                    _remove(i, w, other, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
             ctl[C_NODES] += 1
             spent += 1
-            if not propagate(M, S):
+            if not propagate(nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads):
                 continue
             if d + 1 == levels:
                 ctl[C_SOLUTIONS] += 1
@@ -273,7 +267,7 @@ def search(M, S, budget) -> int:
                     return SOLUTION
                 continue
             d += 1
-            _open_level(d, M, S)
+            _open_level(d, order, params, dom, cellv, heads, levels_state)
         else:
             ctl[C_BACKTRACKS] += 1
             branched[lcell[d]] = 0
@@ -305,14 +299,11 @@ class DomainSearch:
                     c = int(model.pieces[t, (s - r) % 4])
                     pcol[s, v] = c
                     smask[s, c, v >> 6] |= np.uint64(1) << np.uint64(v & 63)
-        full = np.zeros(W, dtype=np.uint64)
-        for k in range(T):
-            full[(4 * k) >> 6] |= np.uint64(1) << np.uint64((4 * k) & 63)
         self.levels = int(model.branch.sum())
         params = np.array(
             [K, self.levels, ORDERS[order], VALUE_ORDERS[value_order], stop_at_solution], dtype=np.int64
         )
-        self.M = (model.nbr, smask, pcol, full, model.order, params)
+        self.M = (model.nbr, smask, pcol, model.order, params)
         slot_of = np.empty(T, dtype=np.int64)
         slot_of[slots] = np.arange(T)
         dom = self._initial_domains(model, smask, slot_of, W)
@@ -325,18 +316,20 @@ class DomainSearch:
         for i in range(n):
             for s in range(4):
                 lost[i, s] = every & ~np.uint64(sum(1 << c for c in range(K) if cnt[i, s, c]))
+        tiles = np.array(
+            [[(int(dom[i, (4 * k) >> 6]) >> ((4 * k) & 63)) & 15 for k in range(T)] for i in range(n)]
+        )  # (n, T): the rotations of each tile each cell holds
+        held = (tiles != 0).sum(axis=1)
+        cellv = np.zeros((n, 4), dtype=np.int64)
+        cellv[:, SIZE] = [sum(bin(int(x)).count("1") for x in row) for row in dom]
+        cellv[:, QUEUED], cellv[:, NTILES], cellv[:, RING] = 1, held, np.arange(n)  # all queued
+        tilev = np.zeros((T, 3), dtype=np.int64)
+        tilev[:, HOLDERS] = (tiles != 0).sum(axis=0)
+        tilev[:, FLAGGED], tilev[:, STACK] = 1, np.arange(T)  # every tile checked by the first fixpoint
+        heads = np.zeros(4, dtype=np.int64)
+        heads[QSIZE], heads[TOP] = n, T
         levels = max(1, self.levels)
-        self.S = (
-            dom,
-            np.array([sum(bin(int(x)).count("1") for x in row) for row in dom], dtype=np.int64),  # sizes
-            cnt,
-            lost,
-            np.arange(n, dtype=np.int64),  # queue (ring): every cell, for the first fixpoint
-            np.ones(n, dtype=np.int64),  # queued?
-            np.array([0, n], dtype=np.int64),  # queue head, size
-            np.zeros((n * 4 * T + 1, 3), dtype=np.int64),  # trail: cell, word, removed bits
-            np.zeros(1, dtype=np.int64),  # trail length
-            np.zeros((3, W), dtype=np.uint64),  # scratch: tiles seen once, twice, settled
+        levels_state = (
             (model.branch == 0).astype(np.int64),  # branched? (fixed cells never are)
             np.zeros(levels, dtype=np.int64),  # cell of each level
             np.zeros(levels, dtype=np.int64),  # trail length when the level opened
@@ -344,15 +337,19 @@ class DomainSearch:
             np.zeros(levels, dtype=np.int64),  # candidate count
             np.zeros(levels, dtype=np.int64),  # next candidate
             np.zeros(levels * 4 * T + 1, dtype=np.int64),  # candidates
-            np.zeros(6, dtype=np.int64),  # depth, nodes, backtracks, solutions, phase, done
         )
+        trail = np.zeros((n * 4 * T + 1, 3), dtype=np.int64)  # cell, word, removed bits
+        self.ctl = np.zeros(6, dtype=np.int64)  # depth, nodes, backtracks, solutions, phase, done
+        self.S = (dom, cnt, lost, trail, cellv, tilev, heads, levels_state, self.ctl)
         self.rows_cols = (model.rows, model.cols)
-        feasible = bool(self.S[1].all()) and bool(propagate(self.M, self.S))
+        feasible = bool(cellv[:, SIZE].all()) and bool(
+            propagate(model.nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
+        )
         self.trivial = feasible and self.levels == 0  # every cell fixed: the fixed board is the only leaf
         if not feasible or self.trivial:
-            self.S[-1][C_DONE] = 1
+            self.ctl[C_DONE] = 1
         else:
-            _open_level(0, self.M, self.S)
+            _open_level(0, model.order, params, dom, cellv, heads, levels_state)
 
     @staticmethod
     def _initial_domains(model: ExactModel, smask: np.ndarray, slot_of: np.ndarray, W: int) -> np.ndarray:
@@ -380,30 +377,30 @@ class DomainSearch:
         """Advance by at most ``budget`` nodes: BUDGET, SOLUTION (a full board) or DONE."""
         if self.trivial:
             self.trivial = False
-            self.S[-1][C_SOLUTIONS] += 1
+            self.ctl[C_SOLUTIONS] += 1
             return SOLUTION
         return int(search(self.M, self.S, budget))
 
     @property
     def nodes(self) -> int:
-        return int(self.S[-1][C_NODES])
+        return int(self.ctl[C_NODES])
 
     @property
     def backtracks(self) -> int:
-        return int(self.S[-1][C_BACKTRACKS])
+        return int(self.ctl[C_BACKTRACKS])
 
     @property
     def solutions(self) -> int:
         """Full boards reached so far, counted inside the kernel."""
-        return int(self.S[-1][C_SOLUTIONS])
+        return int(self.ctl[C_SOLUTIONS])
 
     @property
     def depth(self) -> int:
-        return int(self.S[-1][C_DEPTH])
+        return int(self.ctl[C_DEPTH])
 
     @property
     def done(self) -> bool:
-        return bool(self.S[-1][C_DONE])
+        return bool(self.ctl[C_DONE])
 
     def board(self) -> Board:
         """The board as the domains stand: the placement of every cell left with one (others -1)."""
