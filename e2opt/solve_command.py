@@ -39,11 +39,11 @@ class SolveCmd(Command):
         parser.add_argument("puzzle")
         parser.add_argument("--all", action="store_true", help="enumerate every perfect board")
         parser.add_argument("--count", action="store_true", help="count the perfect boards (implies --all)")
-        parser.add_argument("--method", help=f"{' | '.join(METHODS)} (default colorpairs; cpsat with --best)")
+        parser.add_argument("--method", help=f"{' | '.join(METHODS)} (default domains; cpsat with --best)")
         parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
         parser.add_argument("-o", "--output", metavar="DIR", help="write each board as DIR/<puzzle>_<k>.board")
-        parser.add_argument("--order", help=f"variable order: {' | '.join(ORDERS)}; scan: short | row | column | "
-                            "spiral | frame (default per method)")
+        parser.add_argument("--order", help=f"variable order: {' | '.join(ORDERS)}; domains: mindomain | row | spiral; "
+                            "scan: short | row | column | spiral | frame (default per method)")
         parser.add_argument("--value-order", default="min", help=f"{' | '.join(VALUE_ORDERS)} (default min)")
         parser.add_argument("--no-symmetry", action="store_true", help="do not break the turn symmetry")
         parser.add_argument("--no-backjump", action="store_true", help="colorpairs: plain backtracking")
@@ -75,7 +75,7 @@ class SolveCmd(Command):
             return self._best(args)
         find_all = args.all or args.count
         opts = SolveOptions(
-            args.method or "colorpairs", find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
+            args.method or "domains", find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
             not args.no_backjump, args.seed, keep_boards=bool(args.output) or not find_all or args.all,
             restarts=args.restarts, restart_nodes=args.restart_nodes, shave=args.shave, workers=args.workers,
             checkpoint=args.checkpoint,

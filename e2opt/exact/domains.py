@@ -13,269 +13,93 @@ bit set of placements (4 per tile: bit 4*slot + rotation) and each node runs, to
 Every rule only removes, so the fixpoint does not depend on the order the queue takes (the slow Python
 reference in reference.py computes it from scratch and must count the same nodes). Branching: the
 unbranched cell with the fewest placements (``mindomain``, ties to the lowest cell) or a static order.
-A node is one placement tried; each level keeps a copy of the domains it started from (n x W words),
-so going back is a copy, not an undo log.
+A node is one placement tried; removals go on a trail that the next value of a level first undoes.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..board import Board
-from .dfs import BUDGET, C_BACKTRACKS, C_DEPTH, C_DONE, C_NODES, C_SOLUTIONS, DONE, SOLUTION, _value_position
-from .model import MINDOMAIN, ORDERS, VALUE_ORDERS, VRANDOM, ExactModel
+from ..errors import E2optError
+from .dfs import C_BACKTRACKS, C_DEPTH, C_DONE, C_NODES, C_SOLUTIONS, SOLUTION
+from .domains_kernel import (
+    FLAGGED,
+    FOUR,
+    HOLDERS,
+    NTILES,
+    QSIZE,
+    QUEUED,
+    RING,
+    SIZE,
+    STACK,
+    TOP,
+    open_level,
+    propagate,
+    search,
+)
+from .model import ORDERS, VALUE_ORDERS, VRANDOM, ExactModel
 
 DOMAIN_ORDERS = ("mindomain", "row", "spiral")
-Q_K, Q_LEVELS, Q_ORDER, Q_VALUE, Q_STOP = range(5)
-TILE_BITS = np.uint64(0x1111111111111111)  # the lowest rotation bit of each of a word's 16 tiles
-FOUR = np.uint64(15)
 
 
-M1, M2, M4 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333), np.uint64(0x0F0F0F0F0F0F0F0F)
-H01 = np.uint64(0x0101010101010101)
+def _colour_tables(pieces: np.ndarray, slots: np.ndarray, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """pcol[s, v]: the colour placement v shows on side s; smask[s, c]: the placements showing c there."""
+    W = (4 * len(slots) + 63) // 64
+    pcol = np.zeros((4, 64 * W), dtype=np.int64)
+    smask = np.zeros((4, K, W), dtype=np.uint64)
+    for k, t in enumerate(slots):
+        for r in range(4):
+            v = 4 * k + r
+            for s in range(4):
+                c = int(pieces[t, (s - r) % 4])
+                pcol[s, v] = c
+                smask[s, c, v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+    return pcol, smask
 
 
-@njit(cache=True, inline="always")
-def _popcount(x) -> int:
-    """Set bits of a uint64 (the SWAR sum: a few operations, no loop)."""
-    x = x - ((x >> np.uint64(1)) & M1)
-    x = (x & M2) + ((x >> np.uint64(2)) & M2)
-    x = (x + (x >> np.uint64(4))) & M4
-    return int((x * H01) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def _lowest(x) -> int:
-    """Index of the lowest set bit of a non-zero uint64."""
-    return _popcount((x & (~x + np.uint64(1))) - np.uint64(1))
-
-
-@njit(cache=True, inline="always")
-def _tiles(x):
-    """One bit (at 4*slot) per tile with at least one placement in word x."""
-    return (x | (x >> np.uint64(1)) | (x >> np.uint64(2)) | (x >> np.uint64(3))) & TILE_BITS
-
-
-# The kernel's arrays travel as plain arguments (a tuple unpacked in a hot loop costs an atomic
-# reference count per array each time): model nbr, smask, pcol; state dom, cnt, lost, trail, cellv,
-# tilev, heads. Columns of cellv (per cell), tilev (per tile slot) and entries of heads:
-SIZE, QUEUED, NTILES, RING = range(4)  # placements left, queued?, tiles held, ring buffer slot
-HOLDERS, FLAGGED, STACK = range(3)  # cells holding the tile, on the stack?, stack slot
-QHEAD, QSIZE, TRAIL, TOP = range(4)  # ring head and size, trail length, stack height
-
-
-@njit(cache=True, inline="always")
-def _remove(j, w, rem, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
-    """Take the placements ``rem`` (bits of word w) out of cell j's domain, trail them, note the
-    colours j's sides stop showing and the tiles that lose a holder, and queue j; False if j is empty."""
-    before = _tiles(dom[j, w])
-    dom[j, w] ^= rem
-    gone = before & ~_tiles(dom[j, w])
-    while gone:  # tiles cell j no longer holds: one holder less each, maybe down to one or none
-        t = (w * 64 + _lowest(gone)) >> 2
-        gone &= gone - np.uint64(1)
-        tilev[t, HOLDERS] -= 1
-        cellv[j, NTILES] -= 1
-        if tilev[t, HOLDERS] <= 1 and not tilev[t, FLAGGED]:
-            tilev[t, FLAGGED] = 1
-            tilev[heads[TOP], STACK] = t
-            heads[TOP] += 1
-    k = heads[TRAIL]
-    trail[k, 0], trail[k, 1], trail[k, 2] = j, w, np.int64(rem)
-    heads[TRAIL] = k + 1
-    cellv[j, SIZE] -= _popcount(rem)
-    x = rem
-    while x:
-        v = w * 64 + _lowest(x)
-        x &= x - np.uint64(1)
+def _initial_domains(model: ExactModel, smask: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
+    """Placements grey exactly toward the rim; fixed cells hold their one placement, forbid honoured."""
+    n, T, W = model.n, len(model.pieces), smask.shape[2]
+    grey = smask[:, 0, :]
+    all_bits = np.zeros(W, dtype=np.uint64)
+    for v in range(4 * T):
+        all_bits[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+    dom = np.tile(all_bits, (n, 1))
+    for i in range(n):
         for s in range(4):
-            c = pcol[s, v]
-            cnt[j, s, c] -= 1
-            if cnt[j, s, c] == 0:
-                lost[j, s] |= np.uint64(1) << np.uint64(c)
-    if not cellv[j, QUEUED]:
-        cellv[j, QUEUED] = 1
-        slot = heads[QHEAD] + heads[QSIZE]  # ring position, without a division
-        cellv[slot - cellv.shape[0] if slot >= cellv.shape[0] else slot, RING] = j
-        heads[QSIZE] += 1
-    return cellv[j, SIZE] > 0
+            dom[i] &= grey[s] if model.nbr[i, s] < 0 else ~grey[s]
+        if model.forbid[i] >= 0:
+            k = slot_of[model.forbid[i]]
+            dom[i, (4 * k) >> 6] &= ~(FOUR << np.uint64((4 * k) & 63))
+    for cell, tile, rot in model.fixed:
+        v = 4 * int(slot_of[tile]) + rot
+        keep = dom[cell, v >> 6] & (np.uint64(1) << np.uint64(v & 63))
+        dom[cell] = 0
+        dom[cell, v >> 6] = keep
+    return dom
 
 
-@njit(cache=True, inline="always")
-def _undo(mark, pcol, dom, cnt, trail, cellv, tilev, heads) -> None:
-    """Put back every placement removed since the trail was ``mark`` long."""
-    for k in range(heads[TRAIL] - 1, mark - 1, -1):
-        j, w, rem = trail[k, 0], trail[k, 1], np.uint64(trail[k, 2])
-        back = _tiles(rem) & ~_tiles(dom[j, w])
-        while back:
-            tilev[(w * 64 + _lowest(back)) >> 2, HOLDERS] += 1
-            cellv[j, NTILES] += 1
-            back &= back - np.uint64(1)
-        dom[j, w] |= rem
-        cellv[j, SIZE] += _popcount(rem)
-        x = rem
-        while x:
-            v = w * 64 + _lowest(x)
-            x &= x - np.uint64(1)
-            for s in range(4):
-                cnt[j, s, pcol[s, v]] += 1
-    heads[TRAIL] = mark
-
-
-@njit(cache=True, inline="always")
-def _settle(i, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
-    """Naked single: if cell i holds one tile only, no other cell may hold it. False on a wipe-out."""
-    if cellv[i, NTILES] != 1:
-        return True
-    word = 0
-    while not dom[i, word]:
-        word += 1
-    bits = _tiles(dom[i, word]) * FOUR
-    for j in range(dom.shape[0]):
-        rem = dom[j, word] & bits
-        if j != i and rem and not _remove(j, word, rem, pcol, dom, cnt, lost, trail, cellv, tilev, heads):
-            return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def _hidden_singles(pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
-    """The tiles whose holders fell to one or none: none is a contradiction (every tile must be
-    placed), one pins that cell to the tile."""
-    while heads[TOP] > 0:
-        heads[TOP] -= 1
-        t = tilev[heads[TOP], STACK]
-        tilev[t, FLAGGED] = 0
-        if tilev[t, HOLDERS] == 0:
-            for e in range(heads[TOP]):
-                tilev[tilev[e, STACK], FLAGGED] = 0
-            heads[TOP] = 0
-            return False
-        w, bits = (4 * t) >> 6, FOUR << np.uint64((4 * t) & 63)
-        if tilev[t, HOLDERS] == 1:
-            j = 0
-            while not dom[j, w] & bits:
-                j += 1
-            if cellv[j, NTILES] > 1:
-                for ww in range(dom.shape[1]):  # keeps the tile, so the domain never empties here
-                    other = dom[j, ww] & ~bits if ww == w else dom[j, ww]
-                    if other:
-                        _remove(j, ww, other, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
-    return True
-
-
-@njit(cache=True)
-def propagate(nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
-    """Run the three rules to their fixpoint from the queued cells; False on a contradiction
-    (the queue and the pending colour losses are then cleared)."""
-    n, W = dom.shape
-    ok = True
-    while ok:
-        while heads[QSIZE] > 0 and ok:
-            i = cellv[heads[QHEAD], RING]
-            heads[QHEAD] = heads[QHEAD] + 1 if heads[QHEAD] + 1 < n else 0
-            heads[QSIZE] -= 1
-            cellv[i, QUEUED] = 0
-            ok = _settle(i, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
-            for s in range(4):
-                gone = lost[i, s]
-                if not ok or not gone:
-                    continue
-                lost[i, s] = 0
-                j, o = nbr[i, s], (s + 2) & 3
-                if j < 0:
-                    continue
-                for w in range(W):
-                    drop = np.uint64(0)
-                    x = gone
-                    while x:
-                        drop |= smask[o, _lowest(x), w]
-                        x &= x - np.uint64(1)
-                    drop &= dom[j, w]
-                    if drop and not _remove(j, w, drop, pcol, dom, cnt, lost, trail, cellv, tilev, heads):
-                        ok = False
-                        break
-        if ok:
-            ok = _hidden_singles(pcol, dom, cnt, lost, trail, cellv, tilev, heads)
-            if ok and heads[QSIZE] == 0:
-                return True
-    cellv[:, QUEUED] = 0
-    heads[QHEAD], heads[QSIZE] = 0, 0
-    lost[:, :] = 0
-    return False
-
-
-@njit(cache=True)
-def _open_level(d, order, params, dom, cellv, heads, levels_state) -> None:
-    """Choose level d's cell (fewest placements, or the static order), mark the trail, list its values."""
-    branched, lcell, mark, cstart, ccount, cidx, cand = levels_state
-    if params[Q_ORDER] == MINDOMAIN:
-        cell, best = -1, 1 << 40
-        for i in range(dom.shape[0]):
-            if not branched[i] and cellv[i, SIZE] < best:
-                cell, best = i, cellv[i, SIZE]
-    else:
-        cell = order[d]
-    branched[cell] = 1
-    lcell[d] = cell
-    mark[d] = heads[TRAIL]
-    cstart[d] = 0 if d == 0 else cstart[d - 1] + ccount[d - 1]
-    count = 0
-    for w in range(dom.shape[1]):
-        x = dom[cell, w]
-        while x:
-            cand[cstart[d] + count] = w * 64 + _lowest(x)
-            x &= x - np.uint64(1)
-            count += 1
-    ccount[d] = count
-    cidx[d] = 0
-
-
-@njit(cache=True)
-def search(M, S, budget) -> int:
-    """Run at most ``budget`` nodes; return BUDGET, SOLUTION (every cell placed) or DONE."""
-    nbr, smask, pcol, order, params = M
-    dom, cnt, lost, trail, cellv, tilev, heads, levels_state, ctl = S
-    branched, lcell, mark, cstart, ccount, cidx, cand = levels_state
-    levels, vmode, stop = params[Q_LEVELS], params[Q_VALUE], params[Q_STOP]
-    if ctl[C_DONE]:
-        return DONE
-    d = ctl[C_DEPTH]
-    spent = 0
-    while True:
-        if cidx[d] < ccount[d]:
-            if spent >= budget:
-                ctl[C_DEPTH] = d
-                return BUDGET
-            v = cand[cstart[d] + _value_position(cidx[d], ccount[d], vmode)]
-            cidx[d] += 1
-            i = lcell[d]
-            _undo(mark[d], pcol, dom, cnt, trail, cellv, tilev, heads)
-            for w in range(dom.shape[1]):
-                other = dom[i, w] & ~(np.uint64(1) << np.uint64(v & 63)) if w == v >> 6 else dom[i, w]
-                if other:
-                    _remove(i, w, other, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
-            ctl[C_NODES] += 1
-            spent += 1
-            if not propagate(nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads):
-                continue
-            if d + 1 == levels:
-                ctl[C_SOLUTIONS] += 1
-                if stop:
-                    ctl[C_DEPTH] = d
-                    return SOLUTION
-                continue
-            d += 1
-            _open_level(d, order, params, dom, cellv, heads, levels_state)
-        else:
-            ctl[C_BACKTRACKS] += 1
-            branched[lcell[d]] = 0
-            if d == 0:
-                ctl[C_DONE] = 1
-                return DONE
-            d -= 1
-    return DONE
+def _counters(dom: np.ndarray, smask: np.ndarray, T: int) -> tuple[np.ndarray, ...]:
+    """The counts the kernel keeps up to date, computed once: colours per side (cnt) and the colours no
+    placement shows (lost, to propagate), placements and tiles per cell (cellv), holders per tile (tilev)."""
+    n, K = dom.shape[0], smask.shape[1]
+    bits = np.unpackbits(dom.view(np.uint8), axis=1, bitorder="little")[:, : 4 * T].astype(np.int64)
+    cnt = np.zeros((n, 4, K), dtype=np.int64)
+    lost = np.zeros((n, 4), dtype=np.uint64)
+    for s in range(4):
+        shows = np.unpackbits(smask[s].view(np.uint8), axis=1, bitorder="little")[:, : 4 * T].astype(np.int64)
+        cnt[:, s, :] = bits @ shows.T
+        for i in range(n):
+            lost[i, s] = np.uint64(sum(1 << c for c in range(K) if not cnt[i, s, c]))
+    holds = bits.reshape(n, T, 4).any(axis=2)  # (n, T)
+    cellv = np.zeros((n, 4), dtype=np.int64)
+    cellv[:, SIZE], cellv[:, NTILES] = bits.sum(axis=1), holds.sum(axis=1)
+    cellv[:, QUEUED], cellv[:, RING] = 1, np.arange(n)  # every cell queued for the first fixpoint
+    tilev = np.zeros((T, 3), dtype=np.int64)
+    tilev[:, HOLDERS] = holds.sum(axis=0)
+    tilev[:, FLAGGED], tilev[:, STACK] = 1, np.arange(T)  # every tile stacked for the first fixpoint
+    return cnt, lost, cellv, tilev
 
 
 class DomainSearch:
@@ -284,50 +108,20 @@ class DomainSearch:
     def __init__(self, model: ExactModel, order: str, value_order: str, stop_at_solution: bool, seed: int = 0):
         n, T, K = model.n, len(model.pieces), model.K
         if K > 64:
-            raise ValueError("domains: at most 64 colours (one machine word per colour set)")
+            raise E2optError(f"--method domains: {K} colours, at most 64 (use colorpairs, dfs or scan)")
         slots = np.arange(T)  # slot k of the bit sets holds tile slots[k]
         if VALUE_ORDERS[value_order] == VRANDOM:
             slots = np.random.default_rng(seed).permutation(T)
-        self.slots = slots
-        W = (4 * T + 63) // 64
-        pcol = np.zeros((4, 64 * W), dtype=np.int64)
-        smask = np.zeros((4, K, W), dtype=np.uint64)
-        for k, t in enumerate(slots):
-            for r in range(4):
-                v = 4 * k + r
-                for s in range(4):
-                    c = int(model.pieces[t, (s - r) % 4])
-                    pcol[s, v] = c
-                    smask[s, c, v >> 6] |= np.uint64(1) << np.uint64(v & 63)
-        self.levels = int(model.branch.sum())
-        params = np.array(
-            [K, self.levels, ORDERS[order], VALUE_ORDERS[value_order], stop_at_solution], dtype=np.int64
-        )
+        self.slots, self.rows_cols, self.levels = slots, (model.rows, model.cols), int(model.branch.sum())
+        pcol, smask = _colour_tables(model.pieces, slots, K)
+        params = np.array([self.levels, ORDERS[order], VALUE_ORDERS[value_order], stop_at_solution], dtype=np.int64)
         self.M = (model.nbr, smask, pcol, model.order, params)
         slot_of = np.empty(T, dtype=np.int64)
         slot_of[slots] = np.arange(T)
-        dom = self._initial_domains(model, smask, slot_of, W)
-        cnt = np.zeros((n, 4, K), dtype=np.int64)  # placements of each cell showing colour c on side s
-        for s in range(4):
-            for c in range(K):
-                cnt[:, s, c] = [sum(bin(int(x)).count("1") for x in dom[i] & smask[s, c]) for i in range(n)]
-        every = np.uint64((1 << K) - 1)
-        lost = np.zeros((n, 4), dtype=np.uint64)  # colours a side can no longer show, not yet propagated
-        for i in range(n):
-            for s in range(4):
-                lost[i, s] = every & ~np.uint64(sum(1 << c for c in range(K) if cnt[i, s, c]))
-        tiles = np.array(
-            [[(int(dom[i, (4 * k) >> 6]) >> ((4 * k) & 63)) & 15 for k in range(T)] for i in range(n)]
-        )  # (n, T): the rotations of each tile each cell holds
-        held = (tiles != 0).sum(axis=1)
-        cellv = np.zeros((n, 4), dtype=np.int64)
-        cellv[:, SIZE] = [sum(bin(int(x)).count("1") for x in row) for row in dom]
-        cellv[:, QUEUED], cellv[:, NTILES], cellv[:, RING] = 1, held, np.arange(n)  # all queued
-        tilev = np.zeros((T, 3), dtype=np.int64)
-        tilev[:, HOLDERS] = (tiles != 0).sum(axis=0)
-        tilev[:, FLAGGED], tilev[:, STACK] = 1, np.arange(T)  # every tile checked by the first fixpoint
+        dom = _initial_domains(model, smask, slot_of)
+        cnt, lost, cellv, tilev = _counters(dom, smask, T)
         heads = np.zeros(4, dtype=np.int64)
-        heads[QSIZE], heads[TOP] = n, T
+        heads[QSIZE], heads[TOP] = n, T  # every cell queued, every tile stacked: the first fixpoint
         levels = max(1, self.levels)
         levels_state = (
             (model.branch == 0).astype(np.int64),  # branched? (fixed cells never are)
@@ -341,7 +135,6 @@ class DomainSearch:
         trail = np.zeros((n * 4 * T + 1, 3), dtype=np.int64)  # cell, word, removed bits
         self.ctl = np.zeros(6, dtype=np.int64)  # depth, nodes, backtracks, solutions, phase, done
         self.S = (dom, cnt, lost, trail, cellv, tilev, heads, levels_state, self.ctl)
-        self.rows_cols = (model.rows, model.cols)
         feasible = bool(cellv[:, SIZE].all()) and bool(
             propagate(model.nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
         )
@@ -349,29 +142,7 @@ class DomainSearch:
         if not feasible or self.trivial:
             self.ctl[C_DONE] = 1
         else:
-            _open_level(0, model.order, params, dom, cellv, heads, levels_state)
-
-    @staticmethod
-    def _initial_domains(model: ExactModel, smask: np.ndarray, slot_of: np.ndarray, W: int) -> np.ndarray:
-        """Placements grey exactly toward the rim; fixed cells hold their one placement, forbid honoured."""
-        n, T = model.n, len(model.pieces)
-        grey = smask[:, 0, :]
-        all_bits = np.zeros(W, dtype=np.uint64)
-        for v in range(4 * T):
-            all_bits[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
-        dom = np.tile(all_bits, (n, 1))
-        for i in range(n):
-            for s in range(4):
-                dom[i] &= grey[s] if model.nbr[i, s] < 0 else ~grey[s]
-            if model.forbid[i] >= 0:
-                k = slot_of[model.forbid[i]]
-                dom[i, (4 * k) >> 6] &= ~(FOUR << np.uint64((4 * k) & 63))
-        for cell, tile, rot in model.fixed:
-            v = 4 * int(slot_of[tile]) + rot
-            keep = dom[cell, v >> 6] & (np.uint64(1) << np.uint64(v & 63))
-            dom[cell] = 0
-            dom[cell, v >> 6] = keep
-        return dom
+            open_level(0, model.order, params, dom, cellv, heads, levels_state)
 
     def step(self, budget: int) -> int:
         """Advance by at most ``budget`` nodes: BUDGET, SOLUTION (a full board) or DONE."""

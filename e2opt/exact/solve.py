@@ -38,7 +38,7 @@ DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "domains": "mindomain", "
 class SolveOptions:
     """What to look for and how: see ``e2opt solve --help``."""
 
-    method: str = "colorpairs"
+    method: str = "domains"
     find_all: bool = False
     time_limit_s: float | None = None
     order: str | None = None
