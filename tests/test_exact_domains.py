@@ -86,3 +86,12 @@ def test_fewer_nodes_than_plain_dfs_on_a_larger_puzzle():
     domains = solve(puzzle, SolveOptions("domains", find_all=True, keep_boards=False), progress=None)
     assert plain.complete and domains.complete and domains.solutions == plain.solutions >= 1
     assert domains.nodes * 3 < plain.nodes
+
+
+def test_more_colours_than_a_word_holds_is_a_user_error():
+    from e2opt.errors import E2optError
+
+    puzzle, _ = generate(10, 10, 4, 62, 0)
+    assert puzzle.n_colours > 64
+    with pytest.raises(E2optError, match="--method domains: 67 colours"):
+        solve(puzzle, SolveOptions("domains"), progress=None)
