@@ -22,7 +22,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import E2optError
-from .dfs import C_BACKTRACKS, C_DEPTH, C_DONE, C_NODES, C_SOLUTIONS, SOLUTION
+from .dfs import C_DONE, C_SOLUTIONS, SOLUTION
 from .domains_kernel import (
     FLAGGED,
     FOUR,
@@ -39,6 +39,7 @@ from .domains_kernel import (
     search,
 )
 from .model import ORDERS, VALUE_ORDERS, VRANDOM, ExactModel
+from .search import KernelCounters
 
 DOMAIN_ORDERS = ("mindomain", "row", "spiral")
 
@@ -102,7 +103,7 @@ def _counters(dom: np.ndarray, smask: np.ndarray, T: int) -> tuple[np.ndarray, .
     return cnt, lost, cellv, tilev
 
 
-class DomainSearch:
+class DomainSearch(KernelCounters):
     """The ``domains`` search of one ExactModel; ``step`` advances it, the counters say how far."""
 
     def __init__(self, model: ExactModel, order: str, value_order: str, stop_at_solution: bool, seed: int = 0):
@@ -151,27 +152,6 @@ class DomainSearch:
             self.ctl[C_SOLUTIONS] += 1
             return SOLUTION
         return int(search(self.M, self.S, budget))
-
-    @property
-    def nodes(self) -> int:
-        return int(self.ctl[C_NODES])
-
-    @property
-    def backtracks(self) -> int:
-        return int(self.ctl[C_BACKTRACKS])
-
-    @property
-    def solutions(self) -> int:
-        """Full boards reached so far, counted inside the kernel."""
-        return int(self.ctl[C_SOLUTIONS])
-
-    @property
-    def depth(self) -> int:
-        return int(self.ctl[C_DEPTH])
-
-    @property
-    def done(self) -> bool:
-        return bool(self.ctl[C_DONE])
 
     def board(self) -> Board:
         """The board as the domains stand: the placement of every cell left with one (others -1)."""

@@ -7,13 +7,52 @@ import numpy as np
 
 from ..board import Board
 from .colorpairs import any_pair_failure, place, refresh_slots
-from .dfs import BUDGET, C_BACKTRACKS, C_DONE, C_NODES, C_SOLUTIONS, DONE, SOLUTION, open_level, search
+from .dfs import (
+    BUDGET,
+    C_BACKTRACKS,
+    C_DEPTH,
+    C_DONE,
+    C_NODES,
+    C_SOLUTIONS,
+    DONE,
+    SOLUTION,
+    open_level,
+    search,
+)
 from .model import MINGAP, ORDERS, VALUE_ORDERS, ExactModel
 
-__all__ = ["BUDGET", "DONE", "SOLUTION", "KernelSearch"]
+__all__ = ["BUDGET", "DONE", "SOLUTION", "KernelCounters", "KernelSearch"]
 
 
-class KernelSearch:
+class KernelCounters:
+    """Read-only views of a kernel's counters array ``ctl`` (depth, nodes, backtracks, solutions, phase, done)."""
+
+    ctl: np.ndarray
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctl[C_NODES])
+
+    @property
+    def backtracks(self) -> int:
+        return int(self.ctl[C_BACKTRACKS])
+
+    @property
+    def solutions(self) -> int:
+        """Full boards (or chessboard leaves) reached so far, counted inside the kernel."""
+        return int(self.ctl[C_SOLUTIONS])
+
+    @property
+    def depth(self) -> int:
+        """The level the search is at."""
+        return int(self.ctl[C_DEPTH])
+
+    @property
+    def done(self) -> bool:
+        return bool(self.ctl[C_DONE])
+
+
+class KernelSearch(KernelCounters):
     """One depth-first search over an ExactModel; ``step`` advances it, the counters say how far."""
 
     def __init__(
@@ -95,13 +134,13 @@ class KernelSearch:
         if track:
             for cell in range(n):
                 refresh_slots(cell, K, kc, self.S[8], self.S[7], self.S[9], self.S[10])
-        self.levels = levels
+        self.levels, self.ctl = levels, self.S[-1]
         self.trivial = levels == 0  # every branch cell fixed: the fixed board is the only leaf
         self.infeasible = not self._place_fixed() or (
             track and filtering and any_pair_failure(self.M, self.S) >= 0
         )
         if self.infeasible or self.trivial:
-            self.S[-1][C_DONE] = 0 if self.trivial and not self.infeasible else 1
+            self.ctl[C_DONE] = 0 if self.trivial and not self.infeasible else 1
         else:
             open_level(0, self.M, self.S)
 
@@ -123,31 +162,9 @@ class KernelSearch:
         """Advance by at most ``budget`` nodes: BUDGET, SOLUTION (a full board or leaf) or DONE."""
         if self.trivial:
             self.trivial = False
-            self.S[-1][C_DONE] = 1
+            self.ctl[C_DONE] = 1
             return SOLUTION
         return int(search(self.M, self.S, budget))
-
-    @property
-    def nodes(self) -> int:
-        return int(self.S[-1][C_NODES])
-
-    @property
-    def backtracks(self) -> int:
-        return int(self.S[-1][C_BACKTRACKS])
-
-    @property
-    def solutions(self) -> int:
-        """Full boards (or chessboard leaves) reached so far, counted inside the kernel."""
-        return int(self.S[-1][C_SOLUTIONS])
-
-    @property
-    def depth(self) -> int:
-        """The level the search is at."""
-        return int(self.S[-1][0])
-
-    @property
-    def done(self) -> bool:
-        return bool(self.S[-1][C_DONE])
 
     def board(self) -> Board:
         """The board as it stands (empty cells hold -1)."""
