@@ -170,7 +170,8 @@ def ratios(args) -> None:
     """Paper 000's comparison from paper000 runs (several files: a complete run wins over a stopped one):
     per puzzle, plain DFS (scan or dfs, row order) against ``--method`` (default colorpairs:mingap),
     nodes and CPU s."""
-    method, order = args.method.split(":")
+    method, _, order = args.method.partition(":")
+    order = order or DEFAULT_ORDER[method]
     rows = [json.loads(line) for f in args.files for line in Path(f).read_text().splitlines() if line.strip()]
     names = sorted({r["puzzle"] for r in rows}, key=lambda n: (int(n.split("_")[1].split("x")[0]), n))
 

@@ -39,7 +39,7 @@ class SolveCmd(Command):
         parser.add_argument("puzzle")
         parser.add_argument("--all", action="store_true", help="enumerate every perfect board")
         parser.add_argument("--count", action="store_true", help="count the perfect boards (implies --all)")
-        parser.add_argument("--method", help=f"{' | '.join(METHODS)} (default domains; cpsat with --best)")
+        parser.add_argument("--method", help=f"{' | '.join(METHODS)} (default domains, colorpairs past 64 colours; cpsat with --best)")
         parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
         parser.add_argument("-o", "--output", metavar="DIR", help="write each board as DIR/<puzzle>_<k>.board")
         parser.add_argument("--order", help=f"variable order: {' | '.join(ORDERS)}; domains: mindomain | row | spiral; "
@@ -74,14 +74,15 @@ class SolveCmd(Command):
         if args.best or args.bound is not None or args.start:
             return self._best(args)
         find_all = args.all or args.count
+        puzzle = read_puzzle(args.puzzle)
+        default = "domains" if puzzle.n_colours <= 64 else "colorpairs"  # domains: colour sets in one word
         opts = SolveOptions(
-            args.method or "domains", find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
+            args.method or default, find_all, args.time_limit, args.order, args.value_order, not args.no_symmetry,
             not args.no_backjump, args.seed, keep_boards=bool(args.output) or not find_all or args.all,
             restarts=args.restarts, restart_nodes=args.restart_nodes, shave=args.shave, workers=args.workers,
             checkpoint=args.checkpoint,
         )
         opts.check()
-        puzzle = read_puzzle(args.puzzle)
         writer = BoardWriter(args.output, puzzle.name) if args.output else None
         with TermAsCtrlC():
             result = solve(puzzle, opts, writer, None if args.quiet else sys.stderr)

@@ -16,6 +16,7 @@ from e2opt.puzzle import Hint, Puzzle
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (3, 3, 2, 3, 5), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
 SHAPES = [(3, 3, 2, 3), (3, 4, 2, 3), (4, 4, 2, 3)]  # rows, cols, frame colours, inner colours
 RANDOM = [(*SHAPES[seed % 3], 100 + seed) for seed in range(12)]
+MULTIWORD = [(4, 5, 3, 6, 0), (4, 5, 3, 6, 1), (5, 5, 3, 6, 2)]  # 80 or 100 placements: two words per cell
 
 
 def kernel_run(puzzle: Puzzle, order: str, symmetry: bool, value_order: str = "min", boards: bool = True):
@@ -52,6 +53,17 @@ def test_random_puzzles_match_the_reference(case):
     assert kernel_nodes == nodes and sorted(boards) == sorted(format_board(b) for b in expected)
 
 
+@pytest.mark.parametrize("case", MULTIWORD)
+@pytest.mark.parametrize("order", ["mindomain", "row"])
+def test_domains_of_several_words_match_the_reference(case, order):
+    puzzle, planted = generate(*case)
+    assert 4 * len(puzzle.pieces) > 64
+    expected, nodes = reference_domains(puzzle, order)
+    boards, kernel_nodes, _ = kernel_run(puzzle, order, False)
+    assert kernel_nodes == nodes and sorted(boards) == sorted(format_board(b) for b in expected)
+    assert format_board(planted) in boards
+
+
 def test_hints_stay_and_prune():
     base, planted = generate(4, 4, 3, 4, 11)
     hints = tuple(Hint(int(planted.piece[r, c]), r, c, int(planted.rot[r, c])) for r, c in [(1, 1), (2, 3)])
@@ -60,6 +72,7 @@ def test_hints_stay_and_prune():
     boards, kernel_nodes, _ = kernel_run(puzzle, "mindomain", False)
     assert kernel_nodes == nodes and sorted(boards) == sorted(format_board(b) for b in expected)
     assert format_board(planted) in boards
+    assert kernel_nodes < kernel_run(base, "mindomain", False)[1]
     assert all(b.splitlines()[2].split()[1] == f"{hints[0].piece}:{hints[0].rot}" for b in boards)
 
 
@@ -88,10 +101,18 @@ def test_fewer_nodes_than_plain_dfs_on_a_larger_puzzle():
     assert domains.nodes * 3 < plain.nodes
 
 
-def test_more_colours_than_a_word_holds_is_a_user_error():
+def test_more_colours_than_a_word_holds_is_a_user_error_and_not_the_default(tmp_path, capsys):
+    from e2opt.cli import main
     from e2opt.errors import E2optError
+    from e2opt.puzzle import format_puzzle
 
-    puzzle, _ = generate(10, 10, 4, 62, 0)
-    assert puzzle.n_colours > 64
-    with pytest.raises(E2optError, match="--method domains: 67 colours"):
+    puzzle, _ = generate(12, 12, 4, 70, 0)
+    path = tmp_path / "many.txt"
+    path.write_text(format_puzzle(puzzle))
+    with pytest.raises(E2optError, match="--method domains takes colours 0-63"):
         solve(puzzle, SolveOptions("domains"), progress=None)
+    assert main(["solve", str(path), "--method", "domains"]) == 2
+    assert "colours 0-63" in capsys.readouterr().err
+    assert main(["solve", str(path), "--time-limit", "1", "--quiet"]) in (0, 1)  # colorpairs takes it
+    out = capsys.readouterr().out
+    assert "search incomplete" in out or "found" in out

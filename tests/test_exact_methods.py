@@ -55,7 +55,7 @@ def test_hints_are_kept_and_no_symmetry_is_assumed(method):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "group"), [("set1_04x04", 4), ("set1_03x05", 2), ("set1_03x04", 2)])
-@pytest.mark.parametrize("method", ["colorpairs", "dfs", "scan", "chessboard"])
+@pytest.mark.parametrize("method", ["colorpairs", "dfs", "domains", "scan", "chessboard"])
 def test_symmetry_breaking_divides_the_search_by_the_group_exactly(name, group, method):
     puzzle = read_puzzle(SET1 / f"{name}.txt")
     broken = run(puzzle, method, keep_boards=False)
@@ -63,6 +63,21 @@ def test_symmetry_breaking_divides_the_search_by_the_group_exactly(name, group, 
     assert broken.complete and full.complete and broken.group == group
     assert broken.solutions == full.solutions and full.solutions % group == 0
     assert broken.nodes < full.nodes
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("perfect", [True, False])
+def test_a_puzzle_whose_every_cell_is_a_hint_has_its_hints_as_answer(method, perfect):
+    base, planted = generate(3, 3, 2, 2, 0)
+    hints = [Hint(int(planted.piece[r, c]), r, c, int(planted.rot[r, c])) for r in range(3) for c in range(3)]
+    if not perfect:
+        hints[4] = Hint(hints[4].piece, 1, 1, (hints[4].rot + 1) % 4)  # the centre turned: four joins lost
+    puzzle = Puzzle(3, 3, base.pieces, tuple(hints), "all hints")
+    for keep in (True, False):
+        result = run(puzzle, method, keep_boards=keep)
+        assert result.complete and result.solutions == int(perfect)
+    if perfect:
+        assert format_board(run(puzzle, method).boards[0]) == format_board(planted)
 
 
 def test_orbits_are_solutions_and_distinct():
@@ -105,6 +120,8 @@ def test_bad_options_are_user_errors():
         SolveOptions("chessboard", order="mingap"),
         SolveOptions(order="diagonal"),
         SolveOptions(value_order="best"),
+        SolveOptions("domains", backjump=False),
+        SolveOptions("domains", order="mingap"),
     ]:
         with pytest.raises(E2optError):
             opts.check()

@@ -109,7 +109,9 @@ class DomainSearch(KernelCounters):
     def __init__(self, model: ExactModel, order: str, value_order: str, stop_at_solution: bool, seed: int = 0):
         n, T, K = model.n, len(model.pieces), model.K
         if K > 64:
-            raise E2optError(f"--method domains: {K} colours, at most 64 (use colorpairs, dfs or scan)")
+            raise E2optError(
+                f"--method domains takes colours 0-63, this puzzle has colours up to {K - 1} (use colorpairs, dfs or scan)"
+            )
         slots = np.arange(T)  # slot k of the bit sets holds tile slots[k]
         if VALUE_ORDERS[value_order] == VRANDOM:
             slots = np.random.default_rng(seed).permutation(T)
@@ -125,7 +127,7 @@ class DomainSearch(KernelCounters):
         heads[QSIZE], heads[TOP] = n, T  # every cell queued, every tile stacked: the first fixpoint
         levels = max(1, self.levels)
         levels_state = (
-            (model.branch == 0).astype(np.int64),  # branched? (fixed cells never are)
+            (model.branch == 0).astype(np.int64),  # placed or branched? (fixed cells start at 1)
             np.zeros(levels, dtype=np.int64),  # cell of each level
             np.zeros(levels, dtype=np.int64),  # trail length when the level opened
             np.zeros(levels, dtype=np.int64),  # candidate start

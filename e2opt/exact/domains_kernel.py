@@ -133,9 +133,6 @@ def _hidden_singles(pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
         t = tilev[heads[TOP], STACK]
         tilev[t, FLAGGED] = 0
         if tilev[t, HOLDERS] == 0:
-            for e in range(heads[TOP]):
-                tilev[tilev[e, STACK], FLAGGED] = 0
-            heads[TOP] = 0
             return False
         w, bits = (4 * t) >> 6, FOUR << np.uint64((4 * t) & 63)
         if tilev[t, HOLDERS] == 1:
@@ -153,7 +150,7 @@ def _hidden_singles(pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
 @njit(cache=True)
 def propagate(nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
     """Run the three rules to their fixpoint from the queued cells; False on a contradiction
-    (the queue and the pending colour losses are then cleared)."""
+    (the cell queue, the pending colour losses and the tile stack are then cleared)."""
     n, W = dom.shape
     ok = True
     while ok:
@@ -188,6 +185,8 @@ def propagate(nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> b
     cellv[:, QUEUED] = 0
     heads[QHEAD], heads[QSIZE] = 0, 0
     lost[:, :] = 0
+    tilev[:, FLAGGED] = 0
+    heads[TOP] = 0
     return False
 
 
@@ -260,4 +259,3 @@ def search(M, S, budget) -> int:
                 ctl[C_DONE] = 1
                 return DONE
             d -= 1
-    return DONE

@@ -163,6 +163,7 @@ class KernelSearch(KernelCounters):
         if self.trivial:
             self.trivial = False
             self.ctl[C_DONE] = 1
+            self.ctl[C_SOLUTIONS] += 1
             return SOLUTION
         return int(search(self.M, self.S, budget))
 

@@ -61,7 +61,7 @@ class SolveOptions:
         if self.time_limit_s is not None and not self.time_limit_s > 0:
             raise E2optError(f"--time-limit {self.time_limit_s}: must be a positive number of seconds")
         if self.method == "cpsat" and (self.order or self.value_order != "min"):
-            raise E2optError("--order and --value-order apply to dfs, colorpairs and chessboard, not cpsat")
+            raise E2optError("--order and --value-order apply to the depth-first methods, not cpsat")
         orders = {"scan": SCAN_ORDERS, "domains": DOMAIN_ORDERS}.get(self.method, ORDERS)
         if self.order is not None and self.order not in orders:
             raise E2optError(f"--order {self.order}: choose one of {', '.join(orders)} with {self.method}")
@@ -73,6 +73,8 @@ class SolveOptions:
             raise E2optError(f"--value-order {self.value_order}: scan takes min or random")
         if self.shave < 0 or (self.shave and self.method != "colorpairs"):
             raise E2optError(f"--shave {self.shave}: a limit >= 0, with --method colorpairs only")
+        if not self.backjump and self.method != "colorpairs":
+            raise E2optError("--no-backjump applies to --method colorpairs only")
         if self.restarts < 0 or self.restart_nodes <= 0:
             raise E2optError("--restarts must be >= 0 and --restart-nodes positive")
         if self.workers < 1 or (self.workers > 1 and (self.method != "scan" or self.restarts)):
@@ -202,7 +204,7 @@ class _Run:
 
 
 def _kernel(run: _Run) -> None:
-    """dfs, colorpairs, chessboard, scan: the numba searches."""
+    """dfs, colorpairs, domains, chessboard, scan: the numba searches."""
     opts, puzzle = run.opts, run.puzzle
     chess = opts.method == "chessboard"
     order = opts.order or DEFAULT_ORDER[opts.method]
@@ -272,6 +274,21 @@ def _drive(run: _Run, ks: KernelSearch | ScanSearch | DomainSearch, chess_forbid
     run.result.nodes, run.result.backtracks = ks.nodes, ks.backtracks
 
 
+def _all_hints(run: _Run) -> None:
+    """Every cell is a hint: the hints are the one board there is, a solution if it is perfect (the
+    searches need a cell to branch on, so every method answers here)."""
+    puzzle = run.puzzle
+    piece = [[0] * puzzle.cols for _ in range(puzzle.rows)]
+    rot = [[0] * puzzle.cols for _ in range(puzzle.rows)]
+    for h in puzzle.hints:
+        piece[h.row][h.col], rot[h.row][h.col] = h.piece, h.rot
+    board = Board(piece, rot)
+    report = verify_texts(format_puzzle(puzzle), format_board(board))
+    if report.valid and report.score == puzzle.max_score:
+        run.found(board)
+    run.result.complete = True
+
+
 def _cpsat(run: _Run) -> None:
     """The CP-SAT cross-check, stopped by the run's limit or Ctrl-C."""
     opts = run.opts
@@ -302,6 +319,9 @@ def solve(
     """Search ``puzzle`` exactly as ``opts`` says; ``on_board`` sees each perfect board as it is found."""
     opts.check()
     run = _Run(puzzle, opts, on_board, progress)
-    (_cpsat if opts.method == "cpsat" else _kernel)(run)
+    if len(puzzle.hints) == puzzle.rows * puzzle.cols:
+        _all_hints(run)
+    else:
+        (_cpsat if opts.method == "cpsat" else _kernel)(run)
     run.result.cpu_s = run.cpu() + run.earlier_cpu
     return run.result
