@@ -22,7 +22,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import E2optError
-from .dfs import C_DONE, C_SOLUTIONS, SOLUTION
+from .dfs import C_DONE, SOLUTION
 from .domains_kernel import (
     FLAGGED,
     FOUR,
@@ -142,16 +142,14 @@ class DomainSearch(KernelCounters):
             propagate(model.nbr, smask, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
         )
         self.trivial = feasible and self.levels == 0  # every cell fixed: the fixed board is the only leaf
-        if not feasible or self.trivial:
+        if not feasible:
             self.ctl[C_DONE] = 1
-        else:
+        elif not self.trivial:
             open_level(0, model.order, params, dom, cellv, heads, levels_state)
 
     def step(self, budget: int) -> int:
         """Advance by at most ``budget`` nodes: BUDGET, SOLUTION (a full board) or DONE."""
-        if self.trivial:
-            self.trivial = False
-            self.ctl[C_SOLUTIONS] += 1
+        if self.trivial_leaf():
             return SOLUTION
         return int(search(self.M, self.S, budget))
 

@@ -198,4 +198,3 @@ def reference_domains(puzzle: Puzzle, order: str = "mindomain", symmetry: bool =
     if all(dom.values()) and _fixpoint(puzzle, dom):
         walk(dom, set())
     return boards, nodes
-

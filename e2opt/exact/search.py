@@ -28,6 +28,7 @@ class KernelCounters:
     """Read-only views of a kernel's counters array ``ctl`` (depth, nodes, backtracks, solutions, phase, done)."""
 
     ctl: np.ndarray
+    trivial: bool
 
     @property
     def nodes(self) -> int:
@@ -50,6 +51,16 @@ class KernelCounters:
     @property
     def done(self) -> bool:
         return bool(self.ctl[C_DONE])
+
+    def trivial_leaf(self) -> bool:
+        """True once, for a search with no level to branch on: its fixed board is the one leaf,
+        counted here (the kernel is never entered); ``trivial`` is set by the subclass."""
+        if not self.trivial:
+            return False
+        self.trivial = False
+        self.ctl[C_DONE] = 1
+        self.ctl[C_SOLUTIONS] += 1
+        return True
 
 
 class KernelSearch(KernelCounters):
@@ -160,10 +171,7 @@ class KernelSearch(KernelCounters):
 
     def step(self, budget: int) -> int:
         """Advance by at most ``budget`` nodes: BUDGET, SOLUTION (a full board or leaf) or DONE."""
-        if self.trivial:
-            self.trivial = False
-            self.ctl[C_DONE] = 1
-            self.ctl[C_SOLUTIONS] += 1
+        if self.trivial_leaf():
             return SOLUTION
         return int(search(self.M, self.S, budget))
 
