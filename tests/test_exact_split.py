@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -227,6 +228,18 @@ def test_a_count_stopped_early_resumes_from_its_checkpoint_to_the_exact_totals(t
     assert again.complete and again.solutions == one.solutions == 16
     assert (again.nodes, again.backtracks) == (one.nodes, one.backtracks)
     assert again.cpu_s > first.cpu_s  # the earlier session's CPU is carried over
+
+
+def test_the_resume_line_counts_solutions_as_the_progress_lines_do(tmp_path):
+    """The checkpoint keeps leaves without their turned copies; the resume line shows the full count."""
+    puzzle = read_puzzle(SET1 / "set1_05x05.txt")
+    path = str(tmp_path / "count.json")
+    whole = run(puzzle, keep_boards=False, checkpoint=path)
+    assert whole.complete and whole.solutions == 16
+    stream = io.StringIO()
+    again = solve(puzzle, SolveOptions("scan", find_all=True, keep_boards=False, checkpoint=path), progress=stream)
+    assert again.solutions == 16
+    assert "subtrees searched before, 16 solutions," in stream.getvalue()
 
 
 @pytest.mark.slow
