@@ -1,222 +1,17 @@
 """Run configuration: one frozen dataclass per YAML section, each checking its ranges in ``__post_init__``.
 
-Files become a RunConfig in loader.py (which names the file and key of any error); this module imports
-nothing above it.
+The ``construct:`` section is in config_construct.py. Files become a RunConfig in loader.py (which names
+the file and key of any error); this module imports nothing above it.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .configload import dump_yaml, to_plain
-
-
-def _positive(name: str, value: float | None, allow_zero: bool = False) -> None:
-    """Range check of a count, budget, interval or weight; None (not set) passes, NaN and inf do not."""
-    if value is None:
-        return
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{name}: must be a finite number, got {value}")
-    if value < 0 or (value == 0 and not allow_zero):
-        raise ValueError(f"{name}: must be {'non-negative' if allow_zero else 'positive'}, got {value}")
-
-
-def _bounds(name: str, value: tuple[int, int], low: int = 0) -> None:
-    if value[0] < low or value[1] < value[0]:
-        raise ValueError(f"{name}: needs [min, max] with {low} <= min <= max, got {list(value)}")
-
-
-@dataclass(frozen=True)
-class CpSatConfig:
-    """The relaxed CP-SAT model of paper 001 sections 2 and 5 (construct.method: cpsat); see docs/cpsat.md.
-
-    ``relaxed_cells`` (a list of [row, col]) overrides the random draw of ``relaxed`` cells. None for a
-    presolve knob keeps CP-SAT's own default. ``fallback`` lists the steps tried, in order, when the
-    first round finds nothing; a random board is always the last resort.
-    """
-
-    relaxed: int = 24
-    relaxed_cells: tuple[tuple[int, int], ...] | None = None
-    time_limit_s: float = 10.0
-    num_workers: int = 2
-    table: Literal["table", "element"] = "table"
-    symmetry_breaking: bool = True
-    variable_strategy: Literal["default", "min_domain", "max_domain", "row_scan", "spiral"] = "default"
-    value_strategy: Literal["min", "max", "random"] = "min"
-    presolve: bool = True
-    symmetry_level: int | None = 0
-    probing_level: int | None = 0
-    max_presolve_iterations: int | None = 1
-    restarts: int = (
-        3  # the first round again, new draw of R (unless relaxed_cells) and new seed, before any fallback
-    )
-    fallback: tuple[Literal["more_relaxed", "max_matches"], ...] = ("more_relaxed", "max_matches")
-    fallback_rounds: int = 1
-    fallback_step: int = 8
-    fallback_time_limit_s: float = 20.0
-    log: bool = False
-
-    def __post_init__(self):
-        _positive("relaxed", self.relaxed, allow_zero=True)
-        _positive("time_limit_s", self.time_limit_s)
-        _positive("num_workers", self.num_workers)
-        for name in ("symmetry_level", "probing_level"):
-            _positive(name, getattr(self, name), allow_zero=True)
-        _positive("max_presolve_iterations", self.max_presolve_iterations)
-        _positive("restarts", self.restarts, allow_zero=True)
-        _positive("fallback_rounds", self.fallback_rounds, allow_zero=True)
-        _positive("fallback_step", self.fallback_step)
-        _positive("fallback_time_limit_s", self.fallback_time_limit_s)
-        if len(set(self.fallback)) != len(self.fallback):
-            raise ValueError(f"fallback: a step is listed twice: {list(self.fallback)}")
-
-
-ORDER_NAMES = Literal["row_scan", "frame_first", "comb", "frame_comb", "spiral"]
-# Verhaard's schedule for 16x16 (docs/construct.md) as fractions of the cells to place: none before ~0.75
-DEFAULT_BREAKS = (
-    (0.754, 1),
-    (0.789, 2),
-    (0.816, 3),
-    (0.836, 4),
-    (0.852, 5),
-    (0.867, 6),
-    (0.883, 7),
-    (0.895, 8),
-    (0.906, 9),
-    (0.918, 10),
-    (0.93, 11),
-    (0.938, 12),
-)
-
-
-def _depths(name: str, points: tuple, rising_values: bool = True) -> None:
-    """[depth, count] pairs: depths all ints >= 0 (absolute) or all floats in [0, 1] (board fraction), rising."""
-    if len({type(at) for at, _ in points}) > 1:
-        raise ValueError(
-            f"{name}: mixes absolute (integer) and fractional depths: {[list(p) for p in points]}"
-        )
-    for i, (at, value) in enumerate(points):
-        if isinstance(at, float) and not (math.isfinite(at) and 0.0 <= at <= 1.0):
-            raise ValueError(f"{name}[{i}]: a fractional depth is in [0, 1], got {at}")
-        if at < 0 or value < 0:
-            raise ValueError(f"{name}[{i}]: depth and count must be non-negative, got {[at, value]}")
-        if i and at <= points[i - 1][0]:
-            raise ValueError(f"{name}[{i}]: depths must increase, got {at} after {points[i - 1][0]}")
-        if i and rising_values and value < points[i - 1][1]:
-            raise ValueError(f"{name}[{i}]: counts must not decrease, got {value} after {points[i - 1][1]}")
-
-
-@dataclass(frozen=True)
-class BacktrackConfig:
-    """Depth-first construction with scheduled breaks (construct.method: backtrack); see docs/construct.md.
-
-    Depths count placed cells (hints not counted): an integer is absolute, a float a fraction of the board.
-    ``breaks``: [depth, max cumulative breaks] from that depth on. ``quota``: [depth, min sides of the
-    quota colours placed], linear in between; ``abort``: [fraction of node_budget, min depth reached].
-    """
-
-    order: ORDER_NAMES = "comb"
-    teeth: int = 2  # comb orders: the last rows filled as vertical teeth
-    breaks: tuple[tuple[int | float, int], ...] = DEFAULT_BREAKS
-    frame_breaks: bool = False  # allow a break when placing a frame cell
-    touching_breaks: bool = False  # allow two breaks to touch the same cell
-    quota_colours: tuple[int, ...] = ()  # () = the quota_auto rarest inner colours
-    quota_auto: int = 3
-    quota: tuple[tuple[int | float, int], ...] = ()
-    node_budget: int = 20_000_000  # nodes (placements) per attempt
-    abort: tuple[tuple[float, int | float], ...] = ((0.05, 0.35), (0.15, 0.5), (0.4, 0.59), (0.7, 0.645))
-    time_limit_s: float = 60.0  # CPU seconds of the construction, counted inside the run's budget
-    max_restarts: int | None = None
-    finish_width: int = 1024  # beam width that completes the deepest partial board when none is complete
-    finish_cpsat_s: float = 0.0  # CPU s for the CP-SAT region model on the empty cells too (0: beam only)
-
-    def __post_init__(self):
-        _positive("teeth", self.teeth)
-        _depths("breaks", self.breaks)
-        _depths("quota", self.quota)
-        _positive("quota_auto", self.quota_auto)
-        for i, c in enumerate(self.quota_colours):
-            _positive(f"quota_colours[{i}]", c)
-        _positive("node_budget", self.node_budget)
-        for i, (frac, at) in enumerate(self.abort):
-            if not 0.0 < frac <= 1.0:
-                raise ValueError(f"abort[{i}]: the node fraction is in (0, 1], got {frac}")
-            _depths(f"abort[{i}]", ((at, 0),))
-        _positive("time_limit_s", self.time_limit_s)
-        _positive("max_restarts", self.max_restarts)
-        _positive("finish_width", self.finish_width)
-        _positive("finish_cpsat_s", self.finish_cpsat_s, allow_zero=True)
-
-
-@dataclass(frozen=True)
-class BeamConfig:
-    """Beam search construction (construct.method: beam); see docs/construct.md."""
-
-    order: ORDER_NAMES = "comb"
-    teeth: int = 2
-    width: int = 16384  # members kept per layer
-    fanout: int = 8  # children per member, drawn from its best exact-tie class
-    time_limit_s: float | None = None  # repeat beams with new draws while CPU time is left (None: one beam)
-
-    def __post_init__(self):
-        _positive("teeth", self.teeth)
-        _positive("width", self.width)
-        _positive("fanout", self.fanout)
-        _positive("time_limit_s", self.time_limit_s)
-
-
-@dataclass(frozen=True)
-class RegionsConfig:
-    """Region-by-region construction on CP-SAT (construct.method: regions; paper 002 §3.1-3.2, docs/regions.md).
-
-    Regions are bands of ``height`` rows (``shape: rows``) or ``height`` x ``width`` blocks, filled top
-    to bottom (``order: frame_first`` solves the frame ring first, then tiles the interior). ``greedy``
-    solves each region once for the most joins; ``backtracking`` asks each region for no mismatch at
-    all, goes back one region (no-good cut on its placement) when none exists, and after
-    ``backtrack_time_s`` finishes greedily from the deepest partial board. ``candidates: best`` offers
-    a region only the ``candidates_per_cell`` best fitting pieces of each cell (faster, not exact).
-    """
-
-    shape: Literal["rows", "blocks"] = "rows"
-    height: int = 1
-    width: int | None = None  # blocks only: block width (default: height)
-    order: Literal["top_down", "frame_first"] = "top_down"
-    mode: Literal["greedy", "backtracking"] = "greedy"
-    time_limit_s: float = 10.0  # CP-SAT limit of one region solve
-    backtrack_time_s: float = 60.0  # backtracking only: then the greedy rule finishes the board
-    candidates: Literal["all", "best"] = "all"
-    candidates_per_cell: int = 12
-    warm_start: bool = True  # greedy: a region of several rows starts from its rows solved one by one
-    num_workers: int = 1
-
-    def __post_init__(self):
-        _positive("height", self.height)
-        _positive("width", self.width)
-        if self.shape == "rows" and self.width is not None:
-            raise ValueError("width: only blocks have a width (a band spans the whole row)")
-        _positive("time_limit_s", self.time_limit_s)
-        _positive("backtrack_time_s", self.backtrack_time_s)
-        _positive("candidates_per_cell", self.candidates_per_cell)
-        _positive("num_workers", self.num_workers)
-
-
-@dataclass(frozen=True)
-class ConstructConfig:
-    """How the initial board is made: random, the relaxed CP-SAT model, or a given .board file."""
-
-    method: Literal["random", "cpsat", "board", "beam", "backtrack", "regions"] = "random"
-    board: str | None = None
-    cpsat: CpSatConfig = field(default_factory=CpSatConfig)
-    beam: BeamConfig = field(default_factory=BeamConfig)
-    backtrack: BacktrackConfig = field(default_factory=BacktrackConfig)
-    regions: RegionsConfig = field(default_factory=RegionsConfig)
-
-    def __post_init__(self):
-        if self.method == "board" and not self.board:
-            raise ValueError("board: method 'board' needs a path to a .board file")
+from .config_construct import ConstructConfig
+from .configload import bounds, dump_yaml, positive, to_plain
 
 
 @dataclass(frozen=True)
@@ -231,8 +26,8 @@ class MoveWeight:
     cost_ms: float | None = None
 
     def __post_init__(self):
-        _positive("weight", self.weight, allow_zero=True)
-        _positive("cost_ms", self.cost_ms)
+        positive("weight", self.weight, allow_zero=True)
+        positive("cost_ms", self.cost_ms)
 
 
 @dataclass(frozen=True)
@@ -245,8 +40,8 @@ class TsrMoveConfig(MoveWeight):
 
     def __post_init__(self):
         super().__post_init__()
-        _positive("tries", self.tries)
-        _positive("partners", self.partners, allow_zero=True)
+        positive("tries", self.tries)
+        positive("partners", self.partners, allow_zero=True)
 
 
 @dataclass(frozen=True)
@@ -265,10 +60,10 @@ class RegionMoveConfig(MoveWeight):
         super().__post_init__()
         if not self.sizes or min(self.sizes) < 2 or max(self.sizes) > 8:
             raise ValueError(f"sizes: window sides must be 2..8, got {list(self.sizes)}")
-        _positive("bias", self.bias, allow_zero=True)
-        _positive("tabu", self.tabu, allow_zero=True)
-        _positive("time_limit_s", self.time_limit_s)
-        _positive("deterministic_limit", self.deterministic_limit)
+        positive("bias", self.bias, allow_zero=True)
+        positive("tabu", self.tabu, allow_zero=True)
+        positive("time_limit_s", self.time_limit_s)
+        positive("deterministic_limit", self.deterministic_limit)
 
 
 @dataclass(frozen=True)
@@ -281,9 +76,9 @@ class BorderMoveConfig(MoveWeight):
 
     def __post_init__(self):
         super().__post_init__()
-        _positive("stretch", self.stretch, allow_zero=True)
-        _positive("time_limit_s", self.time_limit_s)
-        _positive("deterministic_limit", self.deterministic_limit)
+        positive("stretch", self.stretch, allow_zero=True)
+        positive("time_limit_s", self.time_limit_s)
+        positive("deterministic_limit", self.deterministic_limit)
 
 
 @dataclass(frozen=True)
@@ -318,7 +113,7 @@ class ScheduleConfig:
     floor: float = 0.05  # a move keeps at least this fraction of its configured share
 
     def __post_init__(self):
-        _positive("segment", self.segment)
+        positive("segment", self.segment)
         if not 0 < self.reaction <= 1:
             raise ValueError(f"reaction: must be in (0, 1], got {self.reaction}")
         if not 0 < self.floor <= 1:
@@ -335,9 +130,9 @@ class AcceptanceConfig:
     period_s: float = 300.0  # CPU seconds of one cooling when the run has no such budget (then reheat)
 
     def __post_init__(self):
-        _positive("t_start", self.t_start)
-        _positive("t_end", self.t_end)
-        _positive("period_s", self.period_s)
+        positive("t_start", self.t_start)
+        positive("t_end", self.t_end)
+        positive("period_s", self.period_s)
 
 
 @dataclass(frozen=True)
@@ -371,17 +166,17 @@ class SearchConfig:
 
     def __post_init__(self):
         holes = (self.holes, self.holes) if isinstance(self.holes, int) else self.holes
-        _bounds("holes", holes, low=2)
-        _positive("bias", self.bias, allow_zero=True)
-        _bounds("tabu_cells", self.tabu_cells)
-        _bounds("tabu_arcs", self.tabu_arcs)
-        _positive("reverse_penalty", self.reverse_penalty, allow_zero=True)
-        _positive("cost_noise", self.cost_noise, allow_zero=True)
-        _positive("plateau", self.plateau)
-        _positive("diversify_swaps", self.diversify_swaps, allow_zero=True)
-        _positive("intensify_after", self.intensify_after)
-        _positive("restart_after", self.restart_after)
-        _positive("restart_after_s", self.restart_after_s)
+        bounds("holes", holes, low=2)
+        positive("bias", self.bias, allow_zero=True)
+        bounds("tabu_cells", self.tabu_cells)
+        bounds("tabu_arcs", self.tabu_arcs)
+        positive("reverse_penalty", self.reverse_penalty, allow_zero=True)
+        positive("cost_noise", self.cost_noise, allow_zero=True)
+        positive("plateau", self.plateau)
+        positive("diversify_swaps", self.diversify_swaps, allow_zero=True)
+        positive("intensify_after", self.intensify_after)
+        positive("restart_after", self.restart_after)
+        positive("restart_after_s", self.restart_after_s)
 
     @property
     def holes_range(self) -> tuple[int, int]:
@@ -401,7 +196,7 @@ class StopConfig:
 
     def __post_init__(self):
         for name in ("max_wall_s", "max_cpu_s", "max_iterations", "target_score", "max_intensifications"):
-            _positive(name, getattr(self, name), allow_zero=name == "max_iterations")
+            positive(name, getattr(self, name), allow_zero=name == "max_iterations")
 
 
 @dataclass(frozen=True)
@@ -417,7 +212,7 @@ class OutputConfig:
 
     def __post_init__(self):
         for name in ("checkpoint_every_s", "stats_every_s", "progress_every_s", "log_every_s"):
-            _positive(name, getattr(self, name))
+            positive(name, getattr(self, name))
         if not self.runs_dir.strip():
             raise ValueError("runs_dir: must name a folder, got an empty string")
 
@@ -437,10 +232,10 @@ class RunSection:
     elite_size: int = 4  # distinct best boards kept for restarts from the elite pool
 
     def __post_init__(self):
-        _positive("workers", self.workers if isinstance(self.workers, int) else None)
-        _positive("share_every_s", self.share_every_s)
-        _positive("sync_every_moves", self.sync_every_moves)
-        _positive("elite_size", self.elite_size)
+        positive("workers", self.workers if isinstance(self.workers, int) else None)
+        positive("share_every_s", self.share_every_s)
+        positive("sync_every_moves", self.sync_every_moves)
+        positive("elite_size", self.elite_size)
 
 
 def _check_name(name: str) -> None:
@@ -465,7 +260,7 @@ class RunConfig:
     run: RunSection = field(default_factory=RunSection)
 
     def __post_init__(self):
-        _positive("seed", self.seed, allow_zero=True)
+        positive("seed", self.seed, allow_zero=True)
         if not self.name:
             object.__setattr__(self, "name", Path(self.instance).stem)
         _check_name(self.name)

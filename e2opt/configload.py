@@ -9,6 +9,7 @@ Range checks live in each dataclass's ``__post_init__`` and raise ValueError("<f
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import types
 import typing
@@ -187,3 +188,19 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
 def yaml_load(text: str) -> Any:
     """Parse YAML text for configs, sweep files and ``--set`` values (see _Loader)."""
     return yaml.load(text, Loader=_Loader)
+
+
+def positive(name: str, value: float | None, allow_zero: bool = False) -> None:
+    """Range check of a count, budget, interval or weight; None (not set) passes, NaN and inf do not."""
+    if value is None:
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name}: must be a finite number, got {value}")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(f"{name}: must be {'non-negative' if allow_zero else 'positive'}, got {value}")
+
+
+def bounds(name: str, value: tuple[int, int], low: int = 0) -> None:
+    """Range check of a [min, max] pair."""
+    if value[0] < low or value[1] < value[0]:
+        raise ValueError(f"{name}: needs [min, max] with {low} <= min <= max, got {list(value)}")

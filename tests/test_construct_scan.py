@@ -11,7 +11,7 @@ from conftest import INSTANCES, SET1
 from construct_reference import best_gain_codes, brute_force_best, reference_dfs, stack_after
 
 from e2opt.board import format_board
-from e2opt.config import BacktrackConfig, BeamConfig
+from e2opt.config_construct import BacktrackConfig, BeamConfig
 from e2opt.construct import backtrack_kernel as kernel
 from e2opt.construct.backtrack import allowance, breaks_of, quota_minimum, rules_for, run_backtrack
 from e2opt.construct.beam import board_from_codes, run_beam

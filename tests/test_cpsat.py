@@ -12,7 +12,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 from e2opt.board import Board, format_board, join_matches, read_board, rule_violations, score
-from e2opt.config import CpSatConfig
+from e2opt.config_construct import CpSatConfig
 from e2opt.construct import cpsat
 from e2opt.construct.cpsat import construct_cpsat
 from e2opt.construct.cpsat_model import (

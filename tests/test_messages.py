@@ -19,13 +19,8 @@ from test_puzzle import MALFORMED
 
 from e2opt import fsutil
 from e2opt.board import Board, cell_mismatches, parse_board, write_board
-from e2opt.config import (
-    CpSatConfig,
-    OutputConfig,
-    RunConfig,
-    SearchConfig,
-    StopConfig,
-)
+from e2opt.config import OutputConfig, RunConfig, SearchConfig, StopConfig
+from e2opt.config_construct import CpSatConfig
 from e2opt.configload import _type_name, set_dotted, yaml_load
 from e2opt.errors import BoardError, ConfigError, PuzzleError
 from e2opt.loader import load_config, parse_override, read_config_data

@@ -17,7 +17,8 @@ from e2opt.generate import generate
 from e2opt.info import describe
 from e2opt.loader import load_config, read_config_data
 from e2opt.puzzle import format_puzzle, parse_puzzle, read_puzzle
-from e2opt.run import resume_run, run_config
+from e2opt.resume import resume_run
+from e2opt.run import run_config
 from e2opt.search.tabu import TabuSearch
 
 

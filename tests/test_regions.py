@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from e2opt.board import Board, format_board, join_matches, rule_violations, score
-from e2opt.config import RegionsConfig
+from e2opt.config_construct import RegionsConfig
 from e2opt.construct import regions as regions_mod
 from e2opt.construct.region_pieces import fill_region, possible_joins
 from e2opt.construct.regions import construct_regions, region_list

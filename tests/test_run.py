@@ -22,7 +22,8 @@ from e2opt.errors import ConfigError
 from e2opt.events import read_events
 from e2opt.loader import load_config
 from e2opt.puzzle import read_puzzle
-from e2opt.run import AlreadyFinished, resume_run, run_config
+from e2opt.resume import AlreadyFinished, resume_run
+from e2opt.run import run_config
 from e2opt.runfolder import make_run_dir
 from e2opt.search.flat import FlatPuzzle
 from e2opt.verify import verify_files

@@ -13,7 +13,8 @@ from conftest import e2opt
 from test_run import SMALL, config_file
 
 from e2opt.loader import load_config
-from e2opt.run import resume_run, run_config
+from e2opt.resume import resume_run
+from e2opt.run import run_config
 from e2opt.runfolder import MARKER, marker_kind
 
 

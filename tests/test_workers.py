@@ -23,7 +23,8 @@ from e2opt.events import read_events
 from e2opt.loader import load_config
 from e2opt.plots import worker_series
 from e2opt.puzzle import read_puzzle
-from e2opt.run import Result, resume_run, run_config
+from e2opt.resume import resume_run
+from e2opt.run import Result, run_config
 from e2opt.verify import verify_files
 from e2opt.workers import coordinator
 from e2opt.workers.round import search_round, worker_streams

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..board import Board, random_board, read_board, rule_violations, score
-from ..config import ConstructConfig
+from ..config_construct import ConstructConfig
 from ..errors import BoardError, E2optError
 from ..puzzle import Puzzle, read_puzzle
 

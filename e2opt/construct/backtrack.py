@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config import BacktrackConfig
+from ..config_construct import BacktrackConfig
 from ..puzzle import GREY, Puzzle
 from . import backtrack_kernel as k
 from .order import FillOrder

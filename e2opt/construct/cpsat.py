@@ -31,7 +31,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..board import Board, random_board, score
-from ..config import CpSatConfig
+from ..config_construct import CpSatConfig
 from ..errors import E2optError
 from ..fsutil import atomic_write_text
 from ..puzzle import Puzzle

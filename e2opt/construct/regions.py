@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import Board
-from ..config import RegionsConfig
+from ..config_construct import RegionsConfig
 from ..puzzle import Puzzle
 from ..region_model import RegionSolution, solve_region
 from .region_pieces import candidates, fill_region, possible_joins, region_joins

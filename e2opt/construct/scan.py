@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..board import Board, score
-from ..config import BacktrackConfig, BeamConfig
+from ..config_construct import BacktrackConfig, BeamConfig
 from ..puzzle import Puzzle
 from .backtrack import depth_of, run_backtrack
 from .beam import board_from_codes, run_beam

@@ -10,7 +10,7 @@ from concurrent.futures import wait as wait_futures
 from multiprocessing import get_context
 from typing import Any, Protocol
 
-from ..config import ConstructConfig
+from ..config_construct import ConstructConfig
 from ..configload import build
 from ..construct import threads_used
 from ..errors import E2optError

@@ -19,7 +19,8 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
     Returns {"id", "status": done | interrupted | failed | pending (not started: the sweep is stopping),
     "result": result.json data, "error": one line}. A failure's traceback goes to error.txt in the run folder.
     """
-    from ..run import resume_run, run_config  # here, not at the top: sweep-report needs no search code
+    from ..resume import resume_run
+    from ..run import run_config  # here, not at the top: sweep-report needs no search code
 
     run_dir, stop_file = Path(task["run_dir"]), Path(task["stop_file"])
     if stop_file.exists():
