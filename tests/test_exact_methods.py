@@ -80,6 +80,22 @@ def test_a_puzzle_whose_every_cell_is_a_hint_has_its_hints_as_answer(method, per
         assert format_board(run(puzzle, method).boards[0]) == format_board(planted)
 
 
+@pytest.mark.parametrize("clash", [False, True])
+def test_chessboard_with_every_black_cell_a_hint_completes_the_whites_or_proves_none(clash):
+    """No black cell left to branch on: the hinted cells alone decide; clashing hints mean no solution."""
+    base, planted = generate(3, 3, 2, 2, 1)
+    blacks = [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)]
+    hints = [Hint(int(planted.piece[r, c]), r, c, int(planted.rot[r, c])) for r, c in blacks]
+    if clash:  # two corners swapped with their rotations: a grey side faces the board
+        hints[0], hints[1] = Hint(hints[1].piece, 0, 0, hints[1].rot), Hint(hints[0].piece, 0, 2, hints[0].rot)
+    puzzle = Puzzle(3, 3, base.pieces, tuple(hints), "black hints")
+    brute = reference_search(puzzle)[0]
+    assert bool(brute) != clash  # the planted board completes its own black cells
+    result = run(puzzle, "chessboard")
+    assert result.complete and result.solutions == len(brute)
+    assert sorted(format_board(b) for b in result.boards) == sorted(format_board(b) for b in brute)
+
+
 def test_orbits_are_solutions_and_distinct():
     puzzle = read_puzzle(SET1 / "set1_04x04.txt")
     first = run(puzzle, "colorpairs", find_all=False)

@@ -146,13 +146,13 @@ class KernelSearch(KernelCounters):
             for cell in range(n):
                 refresh_slots(cell, K, kc, self.S[8], self.S[7], self.S[9], self.S[10])
         self.levels, self.ctl = levels, self.S[-1]
-        self.trivial = levels == 0  # every branch cell fixed: the fixed board is the only leaf
         self.infeasible = not self._place_fixed() or (
             track and filtering and any_pair_failure(self.M, self.S) >= 0
         )
-        if self.infeasible or self.trivial:
-            self.ctl[C_DONE] = 0 if self.trivial and not self.infeasible else 1
-        else:
+        self.trivial = levels == 0 and not self.infeasible  # every branch cell fixed: the only leaf
+        if self.infeasible:
+            self.ctl[C_DONE] = 1
+        elif not self.trivial:
             open_level(0, self.M, self.S)
 
     def _place_fixed(self) -> bool:
