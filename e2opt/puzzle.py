@@ -23,7 +23,6 @@ from .fsutil import UnreadableFile, atomic_write_text, read_user_text, show_toke
 
 CORNER, EDGE, INNER = 0, 1, 2
 KIND_NAMES = ("corner", "edge", "inner")
-SIDE_NAMES = ("top", "right", "bottom", "left")
 GREY = 0
 MAX_SIDE = 1024  # rows and columns of a puzzle or board: far beyond any real instance
 MAX_DIGITS = 18  # numbers in puzzle and board files fit a 64-bit integer
