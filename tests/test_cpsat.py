@@ -333,7 +333,10 @@ def test_no_round_runs_past_the_deadline_model_building_included():
     start = time.perf_counter()
     _board, info = construct_cpsat(p, cfg, np.random.default_rng(0), deadline_s=5.0)
     assert time.perf_counter() - start < 5.0 and info["wall_s"] < 5.0, info
-    assert info["status"][0] == "UNKNOWN" and set(info["status"][1:]) == {"SKIPPED"}
+    # the first round gets nearly all the time; a second may fit when the first ends early (its time
+    # limit allows for a model load estimate the solver may not need), but three cannot: one is skipped
+    assert info["status"][0] == "UNKNOWN" and "SKIPPED" in info["status"][1:]
+    assert set(info["status"]) <= {"UNKNOWN", "SKIPPED"}
 
 
 def test_deadline_shortens_the_round_or_skips_a_table_model_too_big_to_load_in_time():
