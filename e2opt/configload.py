@@ -3,7 +3,8 @@
 Supported field types: bool, int, float, str, None, Literal[...], unions of those, tuple[T, ...]
 and tuple[T, T] (written as YAML lists), and nested dataclasses (YAML mappings; an empty section,
 which YAML reads as null, gets the defaults).
-Range checks live in each dataclass's ``__post_init__`` and raise ValueError("<field>: ...").
+Range checks live in each dataclass's ``__post_init__`` (the shared ones, ``positive`` and ``bounds``, at the end
+of this module) and raise ValueError("<field>: ...").
 """
 
 from __future__ import annotations
