@@ -176,8 +176,12 @@ class _Run:
         return False
 
     def counted(self, leaves: int) -> None:
-        """Solutions counted without boards: each found board stands for its orbit when symmetry is broken."""
-        self.result.solutions = leaves * (self.group if self.broken else 1)
+        """Solutions counted without boards (see with_orbits)."""
+        self.result.solutions = self.with_orbits(leaves)
+
+    def with_orbits(self, leaves: int) -> int:
+        """Solutions that ``leaves`` boards stand for: each one's orbit when symmetry is broken."""
+        return leaves * (self.group if self.broken else 1)
 
     def found(self, board: Board) -> None:
         """Record a solution (with its turned copies when symmetry was broken and all are wanted)."""

@@ -276,10 +276,9 @@ def _announce(run, ledger: Ledger, n_tasks: int) -> None:
     if run.stream is None or not ledger.resumed:
         return
     t = ledger.totals
-    found = t["solutions"] * (run.group if run.broken else 1)  # as the progress lines count them
     print(
         f"solve: resuming from {ledger.path}: {len(ledger.done)}/{n_tasks} subtrees searched before, "
-        f"{found} solutions, {t['nodes']:.3g} nodes, {t['cpu_s']:.0f} CPU s",
+        f"{run.with_orbits(t['solutions'])} solutions, {t['nodes']:.3g} nodes, {t['cpu_s']:.0f} CPU s",
         file=run.stream,
         flush=True,
     )
