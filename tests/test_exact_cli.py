@@ -50,6 +50,8 @@ def test_time_limit_reports_an_incomplete_search():
     assert out.returncode == 1
     assert out.stdout.splitlines()[-1].startswith("stopped by time limit after ")
     assert "search incomplete" in out.stdout and "complete search" not in out.stdout
+    count = out.stdout.splitlines()[0]  # the --count line itself says the count is only a lower bound
+    assert count.startswith("solutions: at least ") and count.endswith(", search incomplete")
 
 
 @pytest.mark.parametrize(

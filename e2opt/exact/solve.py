@@ -112,8 +112,10 @@ class SolveResult:
         return self.solutions // self.group
 
     def count_line(self) -> str:
-        """The ``--count`` line."""
+        """The ``--count`` line; after an incomplete search it says the count is only a lower bound."""
         turn = f" ({self.distinct} distinct up to rotation)" if self.group > 1 else ""
+        if not self.complete:
+            return f"solutions: at least {self.solutions}{turn}, search incomplete"
         return f"solutions: {self.solutions}{turn}"
 
     def summary(self) -> str:
