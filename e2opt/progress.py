@@ -1,7 +1,12 @@
-"""Progress output: a live line on a terminal, plain periodic lines otherwise (nohup, cron)."""
+"""Progress output: a live line on a terminal, plain periodic lines otherwise (nohup, cron).
+
+Output never stops a run: when stdout is a closed pipe or a hung-up terminal, progress goes nowhere
+and the run goes on.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import TextIO
@@ -49,23 +54,60 @@ class Progress:
             f"current {info['score']}  {rate:,.0f} moves/s  plateaus {info['diversifications'] + info['intensifications']}"
         )
         if self.live:
-            self.stream.write("\r" + line + "\x1b[K")
+            self._write("\r" + line + "\x1b[K")
             self.open_line = True
         else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
+            self._write(line + "\n")
 
     def message(self, text: str) -> None:
         """A line of its own (construction done, resumed, warnings)."""
         if self.quiet:
             return
         self.close()
-        self.stream.write(text + "\n")
-        self.stream.flush()
+        self._write(text + "\n")
 
     def close(self) -> None:
         """End the live line so that what follows starts on a fresh line."""
         if self.open_line:
-            self.stream.write("\n")
-            self.stream.flush()
             self.open_line = False
+            self._write("\n")
+
+    def _write(self, text: str) -> None:
+        """Write and flush; a closed pipe or terminal silences the progress for good, never the run."""
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.quiet, self.open_line = True, False
+            _silence(self.stream)
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a dead output's file descriptor at /dev/null, so that no later write or the flush at exit fails."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def construction_line(info: dict, max_score: int) -> str:
+    """What construction did, for people: the score, and a CP-SAT fallback when one was needed."""
+    line = f"construction ({info['method']}): {info['score']}/{max_score}"
+    if info.get("fallback"):
+        rounds = info.get("rounds", [])
+        tried = [r["status"] for r in rounds if r.get("status") != "SKIPPED"]
+        skipped = [r for r in rounds if r.get("status") == "SKIPPED"]
+        notes = [f"CP-SAT found no solution ({', '.join(tried)})"] if tried else []
+        if skipped:
+            notes.append(
+                f"{len(skipped)} CP-SAT round(s) skipped: {skipped[0].get('reason', 'no time left')}"
+            )
+        line += f"; {'; '.join(notes)}; fell back to {info['fallback']}"
+    if info.get("finish"):
+        line += (
+            f"; no complete board in time: the deepest partial board ({info['best_depth']}/{info['depth']} cells"
+            f" placed, {info['score_before_finish']} joins) was finished by {info['finish']}"
+        )
+    return line

@@ -1,6 +1,7 @@
 """Resume a run in its folder: from the newest good checkpoint to the original stopping criteria, counting
 the time already spent. It works only in a folder e2opt made (runfolder.require), and a run that already
-meets its criteria is left untouched (AlreadyFinished).
+meets its criteria is left untouched (AlreadyFinished). Checkpoints of the one-worker engine e2opt had
+before every run became a team resume as a team of one.
 """
 
 from __future__ import annotations
@@ -9,19 +10,18 @@ import json
 from pathlib import Path
 
 from . import stop as stopping
-from .board import read_board, rule_violations, score
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint
 from .config import RunConfig
-from .errors import BoardError, E2optError
-from .events import EventLog, read_events
+from .errors import E2optError
+from .events import EventLog
 from .fsutil import atomic_write_text
 from .puzzle import Puzzle, read_puzzle
-from .run import Result, Run, start
+from .result import Result
 from .runfolder import BEST, CONFIG, INTERRUPTS, RESULT, has_ended, load_run_config, require
 from .search.state import SearchState
-from .search.tabu import SearchResult, TabuSearch, warm_up
-from .signals import StopSignals
-from .workers.coordinator import resume_team
+from .workers.coordinator import run_team
+from .workers.round import cpu_share
+from .workers.team import Team
 
 
 class AlreadyFinished(E2optError):
@@ -52,60 +52,46 @@ def resume_run(
             atomic_write_text(run_dir / CONFIG, stored.to_yaml())
         return _restart(cfg, run_dir, puzzle, quiet, executor, scheduler)
     state, meta, warnings = load_checkpoint(run_dir)
-    if "team" in meta:
-        if (
-            not overrides
-            and has_ended(run_dir, meta["best_score"])
-            and _stop_reason(run_dir) not in INTERRUPTS
-        ):
-            raise AlreadyFinished(
-                f"{run_dir}: finished already ({_stop_reason(run_dir)}); nothing was changed. "
-                "To go on, extend a budget: e2opt resume RUN_DIR --set stop.KEY=VALUE"
-            )
-        if overrides:
-            atomic_write_text(run_dir / CONFIG, stored.to_yaml())
-        return resume_team(cfg, run_dir, puzzle, (state, meta, warnings), quiet, executor, scheduler)
     try:
-        search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state))
-    except ValueError as exc:
+        if "team" in meta:
+            team = Team.restore(cfg, run_dir, puzzle, state, meta)
+        else:
+            team = Team.from_single(cfg, run_dir, puzzle, state, meta)
+    except (ValueError, KeyError) as exc:
         raise E2optError(f"{run_dir}: the checkpoint does not fit {cfg.instance} ({exc})") from None
-    criteria = stopping.from_config(cfg.stop, puzzle.max_score)
-    met = criteria(_status(search, meta))
-    if met and has_ended(run_dir, search.state.best_score):
-        raise AlreadyFinished(_finished_message(run_dir, criteria.reason, search, overrides))
+    if has_ended(run_dir, meta["best_score"]) and _stop_reason(run_dir) not in INTERRUPTS:
+        past = _past(cfg, team, float(meta["wall_s"]))
+        if not overrides or past is not None:
+            raise AlreadyFinished(_finished_message(run_dir, past, team, overrides))
     if overrides:
         atomic_write_text(run_dir / CONFIG, stored.to_yaml())
-    warm_up()
-    clock = stopping.Clock(meta["wall_s"], meta["cpu_s"])
-    run = Run(cfg, run_dir, puzzle, clock, quiet)
-    run.construction = meta.get("construction", {})
+    events = EventLog(run_dir)
     for warning in warnings:
-        run.events.write("warning", message=warning)
-        run.progress.message(f"warning: {warning}")
-    adopted = _adopt_saved_best(puzzle, search, run_dir)
-    run.events.write(
-        "resume", iteration=search.state.iteration, wall_s=round(meta["wall_s"], 3), adopted_best=adopted
-    )
-    if met:  # killed after its last checkpoint, before result.json: only the end is missing
-        run.progress.close()
-        return run.finish(_ended(search, meta, criteria.reason))
-    run.progress.message(f"resumed at move {search.state.iteration}, best {search.state.best_score}")
-    interrupted = stopping.Interrupted()
-    with StopSignals(interrupted):
-        return run.search(search, interrupted)
+        events.write("warning", message=warning)
+    adopted = team.adopt_saved_best()
+    events.write("resume", iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted)
+    events.close()
+    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, team)
 
 
-def _status(search: TabuSearch, meta: dict) -> stopping.Status:
-    """What the stopping criteria see at a checkpoint."""
-    st = search.state
-    return stopping.Status(
-        st.iteration,
-        st.score,
-        st.best_score,
-        st.intensifications,
-        float(meta["wall_s"]),
-        float(meta["cpu_s"]),
-    )
+def _past(cfg: RunConfig, team: Team, wall_s: float) -> str | None:
+    """The criterion that every worker already met at the checkpoint, None when one still has work."""
+    reason = None
+    for state in team.states:
+        if state is None:
+            return None
+        meta, search = state["meta"], SearchState.from_dict(state["search"])
+        criteria = stopping.from_config(
+            cfg.stop, team.puzzle.max_score, cpu_share(cfg, team.n), meta["moves_before"],
+            meta["intensifications_before"],
+        )  # fmt: skip
+        status = stopping.Status(
+            search.iteration, search.score, search.best_score, search.intensifications, wall_s, meta["cpu_s"]
+        )
+        if not criteria(status):
+            return None
+        reason = reason or criteria.reason
+    return reason
 
 
 def _stop_reason(run_dir: Path) -> str | None:
@@ -116,26 +102,17 @@ def _stop_reason(run_dir: Path) -> str | None:
         return None
 
 
-def _finished_message(run_dir: Path, reason: str, search: TabuSearch, overrides: tuple[str, ...]) -> str:
+def _finished_message(run_dir: Path, reason: str | None, team: Team, overrides: tuple[str, ...]) -> str:
     """Why resume has nothing to do: the criterion that holds, and how to extend the run."""
-    where = f"{search.state.iteration} moves, best {search.state.best_score}"
+    holds = reason or _stop_reason(run_dir) or "its stop criterion"
+    where = f"{sum(team.moves)} moves, best {team.best['score'] if team.best else '?'}"
     if overrides:
         given = " ".join(f"--set {text}" for text in overrides)
-        return f"{given}: the run is already past it ({reason} holds at {where}); nothing was changed"
+        return f"{given}: the run is already past it ({holds} holds at {where}); nothing was changed"
     return (
-        f"{run_dir}: finished already ({reason} holds at {where}); nothing was changed. "
+        f"{run_dir}: finished already ({holds} holds at {where}); nothing was changed. "
         "To go on, extend a budget: e2opt resume RUN_DIR --set stop.KEY=VALUE"
     )
-
-
-def _ended(search: TabuSearch, meta: dict, reason: str) -> SearchResult:
-    """The outcome of a run whose criteria held at its last checkpoint; moves/s is the run's average."""
-    st = search.state
-    rate = st.iteration / meta["cpu_s"] if meta["cpu_s"] > 0 else 0.0
-    return SearchResult(
-        search.best_board(), st.best_score, st.iteration, st.time_to_best_wall, reason, rate,
-        st.diversifications, st.intensifications,
-    )  # fmt: skip
 
 
 def _restart(
@@ -155,26 +132,4 @@ def _restart(
     log = EventLog(run_dir)
     log.write("restart", reason="no checkpoint yet: stopped during construction")
     log.close()
-    return start(cfg, run_dir, puzzle, quiet, executor, scheduler)
-
-
-def _adopt_saved_best(puzzle: Puzzle, search: TabuSearch, run_dir: Path) -> bool:
-    """best.board may be newer than the checkpoint (kill -9): keep it when it is valid and better.
-
-    Its iteration and time come from the matching "best" event of events.jsonl, when it was written.
-    """
-    try:
-        board = read_board(run_dir / BEST)
-    except BoardError:
-        return False
-    if rule_violations(puzzle, board):
-        return False
-    value = score(puzzle, board)
-    if value <= search.state.best_score:
-        return False
-    found = {}
-    for event in read_events(run_dir):
-        if event.get("event") == "best" and event.get("score") == value:
-            found = event
-    search.adopt_best(board, value, found.get("iteration"), found.get("wall_s"), found.get("cpu_s"))
-    return True
+    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)

@@ -34,7 +34,7 @@ KINDS = ("run", "sweep")
 INPUTS = "inputs"
 START_BOARD_PREFIX = "start-"  # a warm-start board's copy: inputs/start-<name>, apart from the puzzle
 CONFIG, RESULT, BEST = "config.yaml", "result.json", "best.board"
-INTERRUPTS = frozenset({"interrupted", "SIGINT", "SIGTERM"})  # stop reasons of a run stopped by a signal
+INTERRUPTS = frozenset({"interrupted", "SIGINT", "SIGTERM", "SIGHUP"})  # stop reasons of a run stopped by a signal
 
 
 def make_folder(runs_dir: str | Path, base: str, kind: str) -> Path:

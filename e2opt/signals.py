@@ -16,9 +16,11 @@ from typing import Any
 
 from .stop import Interrupted
 
+TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
 
 class StopSignals:
-    """First SIGINT/SIGTERM: stop after the current move; second SIGINT: stop at once."""
+    """First SIGINT/SIGTERM/SIGHUP: stop after the current move; second SIGINT: stop at once."""
 
     def __init__(self, interrupted: Interrupted):
         self.interrupted = interrupted
@@ -31,7 +33,7 @@ class StopSignals:
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
+            for sig in TERMINAL_SIGNALS:
                 self.old[sig] = signal.signal(sig, self._handle)
         return self
 
@@ -97,3 +99,10 @@ def ignore_sigint() -> None:
     """Pool workers leave Ctrl-C to the parent (which stops them through the stop file); a run's search
     still installs its own handler and stops cleanly on a Ctrl-C from the terminal."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def ignore_terminal_signals() -> None:
+    """A run's worker processes leave Ctrl-C, SIGTERM and a hang-up to the run (which stops them through the
+    stop file after they answer), so a signal to the whole process group never kills a worker mid-round."""
+    for sig in TERMINAL_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)

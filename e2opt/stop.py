@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from .config import StopConfig
 
@@ -127,15 +128,34 @@ def iteration_limit(criterion) -> int | None:
     return None
 
 
-def from_config(cfg: StopConfig, max_score: int) -> AnyOf:
-    """The AnyOf of every criterion set in the config; target_score defaults to max_score."""
-    criteria = [TargetScore(cfg.target_score if cfg.target_score is not None else max_score)]
+def from_config(
+    cfg: StopConfig,
+    max_score: int,
+    cpu_limit: float | None = None,
+    moves_before: int = 0,
+    intensifications_before: int = 0,
+) -> AnyOf:
+    """The AnyOf of every criterion set in the config; target_score defaults to max_score.
+
+    For one worker's current search: ``cpu_limit`` is its share of ``max_cpu_s`` (default: all of it), and
+    the move and intensification budgets count what its earlier searches spent; reasons name the run's budget.
+    """
+    criteria: list = [TargetScore(cfg.target_score if cfg.target_score is not None else max_score)]
     if cfg.max_wall_s is not None:
         criteria.append(MaxWallTime(cfg.max_wall_s))
     if cfg.max_cpu_s is not None:
-        criteria.append(MaxCpuTime(cfg.max_cpu_s))
+        limit = MaxCpuTime(cfg.max_cpu_s if cpu_limit is None else cpu_limit)
+        criteria.append(_named(limit, f"max_cpu_s ({cfg.max_cpu_s:g} s)"))
     if cfg.max_iterations is not None:
-        criteria.append(MaxIterations(cfg.max_iterations))
+        limit = MaxIterations(cfg.max_iterations - moves_before)
+        criteria.append(_named(limit, f"max_iterations ({cfg.max_iterations})"))
     if cfg.max_intensifications is not None:
-        criteria.append(MaxIntensifications(cfg.max_intensifications))
+        limit = MaxIntensifications(cfg.max_intensifications - intensifications_before)
+        criteria.append(_named(limit, f"max_intensifications ({cfg.max_intensifications})"))
     return AnyOf(*criteria)
+
+
+def _named(criterion: Any, reason: str) -> Any:
+    """The criterion, its stop reason naming the run's budget rather than what is left of it."""
+    criterion.reason = reason
+    return criterion

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from conftest import INSTANCES, SET1, e2opt
 
-from e2opt import run as run_module
+from e2opt import runfolder as run_module
 from e2opt.errors import E2optError
 from e2opt.run import make_run_dir
 from e2opt.sweep import create_sweep, load_sweep

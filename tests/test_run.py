@@ -88,7 +88,7 @@ def test_run_folder_holds_everything_and_verifies(tmp_path):
     report = verify_files(SMALL, run_dir / "best.board")
     assert report.valid and report.score == data["best_score"] == result.best_score
     kinds = [e["event"] for e in read_events(run_dir)]
-    assert kinds[0] == "start" and kinds[1] == "construction" and kinds[-1] == "end"
+    assert kinds[:3] == ["start", "workers", "construction"] and kinds[-1] == "end"
     bests = [e["score"] for e in read_events(run_dir) if e["event"] == "best"]
     assert bests == sorted(bests) and bests[-1] == result.best_score
     assert load_config(run_dir / "config.yaml") == cfg
@@ -345,9 +345,10 @@ def test_saved_best_newer_than_the_checkpoint_is_adopted_with_its_time(tmp_path)
     # the checkpoint as if written before the last new best (best.board and events.jsonl are newer)
     puzzle = read_puzzle(SMALL)
     older = random_board(puzzle, np.random.default_rng(0))
-    state["best_piece"], state["best_rot"] = FlatPuzzle.of(puzzle).flatten(older)
-    state["best_score"] = score(puzzle, older)
-    assert state["best_score"] < late["score"]
+    state["w0.best_piece"], state["w0.best_rot"] = FlatPuzzle.of(puzzle).flatten(older)
+    state["w0.best_score"] = score(puzzle, older)
+    meta["team"]["meta"][0]["best_score"] = meta["team"]["best"]["score"] = meta["best_score"] = score(puzzle, older)
+    assert state["w0.best_score"] < late["score"]
     save_checkpoint(run_dir, state, meta)
     # killed after the last checkpoint: the criteria hold, only the end is missing
     (run_dir / "result.json").unlink()

@@ -1,7 +1,7 @@
-"""A run of several workers (or of one that restarts): the coordinator that owns the run folder.
+"""The run engine: every run is a team of workers driven by this coordinator, which owns the run folder.
 
-The workers search in rounds (round.py) on local processes (slots.py) or a Dask cluster (the sweep's
-DaskPool). The coordinator, in the process that started the run, gathers each round's answer and keeps what
+The workers search in rounds (round.py): the one worker of a run in the run's own process, several on
+local processes (slots.py) or on a Dask cluster (the sweep's DaskPool). The coordinator, in the process that started the run, gathers each round's answer and keeps what
 stays one per run: events.jsonl, best.board (always the run's best, verified, written atomically), the
 progress line, the checkpoint (every worker's state) and result.json. Every ``run.share_every_s`` seconds
 (or at every meeting, with ``run.sync_every_moves``) it publishes the elite: the best distinct boards the
@@ -11,7 +11,6 @@ a lost Dask worker) is submitted again from the state the coordinator holds; the
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -19,20 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from .. import stop as stopping
-from ..bks import best_known
-from ..board import write_board
 from ..config import RunConfig
 from ..construct import threads_used
-from ..errors import E2optError
 from ..events import EventLog
-from ..fsutil import atomic_write_text
-from ..progress import Progress
+from ..progress import Progress, construction_line
 from ..puzzle import Puzzle
-from ..runfolder import BEST, RESULT
-from ..search.schedule import add_totals
+from ..result import Result, finish
 from ..signals import StopSignals
-from .round import search_round
-from .slots import LocalSlots
+from .round import cpu_share, search_round
+from .slots import InProcess, LocalSlots
 from .team import Team, rounded
 
 STOP_FILE = ".stop-workers"
@@ -48,16 +42,10 @@ def worker_count(cfg: RunConfig) -> int:
     return slots_for(threads_used(cfg.construct))
 
 
-def uses_team(cfg: RunConfig) -> bool:
-    """Several workers, or restarts: the run goes through the coordinator (one plain worker runs as before)."""
-    search = cfg.search
-    return worker_count(cfg) > 1 or search.restart_after is not None or search.restart_after_s is not None
-
-
 def make_workers_pool(executor: str, workers: int, scheduler: str | None) -> Any:
-    """Local worker processes, or the sweep's Dask executor."""
+    """The run's own process for one local worker, local worker processes for several, or a Dask executor."""
     if executor == "local" and not scheduler:
-        return LocalSlots(workers)
+        return InProcess() if workers == 1 else LocalSlots(workers)
     from ..sweep.pools import make_pool
 
     return make_pool(executor, workers, scheduler)
@@ -90,7 +78,9 @@ class Coordinator:
         if self.sync is not None:
             end_moves = (team.moves[i] // self.sync + 1) * self.sync
         end_wall = math.inf if self.sync is not None else team.clock.wall() + self.round_s
-        cpu_limit = None if cfg.stop.max_cpu_s is None else cfg.stop.max_cpu_s / team.n
+        if self.sync is None and team.states[i] is None:
+            end_wall = 0.0  # the first round ends with the construction: its board is kept and shown at once
+        cpu_limit = cpu_share(cfg, team.n)
         return {
             "id": f"{team.dir.name}-w{i}-r{team.rounds[i]}",
             "worker": i,
@@ -129,6 +119,8 @@ class Coordinator:
                 if exc is not None:
                     if type(exc).__name__ not in LOST:
                         raise exc
+                    if team.stop_reason is not None:  # the run is ending: its last state is what it keeps
+                        continue
                     team.lost[i] += 1
                     self.events.write("worker_lost", worker=i, error=str(exc).splitlines()[0][:200])
                     self.progress.message(f"worker {i} lost ({type(exc).__name__}): its round starts again")
@@ -148,7 +140,14 @@ class Coordinator:
 
     def absorb(self, answer: dict[str, Any]) -> bool:
         """Take an answer; True when its worker goes on (not finished, the run not stopping)."""
+        i = answer["worker"]
+        first = self.team.states[i] is None
         self.team.absorb(answer, self.events)
+        if first:
+            line = construction_line(answer["state"]["meta"]["construction"], self.team.puzzle.max_score)
+            self.progress.message(line if self.team.n == 1 else f"worker {i}: {line}")
+            if all(state is not None for state in self.team.states):  # every construction is kept at once
+                self.team.checkpoint(self.events)
         reason = answer["finished"]
         if reason is not None and reason.startswith("target_score") and self.team.stop_reason is None:
             self.stop(reason)
@@ -195,10 +194,12 @@ def run_team(
     executor: str = "local",
     scheduler: str | None = None,
     team: Team | None = None,
-) -> Any:
-    """A new team run in a prepared run folder (``team`` None), or a resumed one; returns the run's Result."""
-    from ..run import Result
+) -> Result:
+    """A new team run in a prepared run folder (``team`` None), or a resumed one; returns the run's Result.
 
+    A signal (SIGINT, SIGTERM, SIGHUP) creates the stop file at once, so that a round in this process or in
+    a worker process ends after its current move; the answers are absorbed and the run ends as usual.
+    """
     events = EventLog(run_dir)
     progress = Progress(cfg, puzzle.max_score, quiet)
     if team is None:
@@ -219,7 +220,7 @@ def run_team(
     progress.message(f"{team.n} worker(s) on {pool.describe()}")
     pids = pool.pids() if isinstance(pool, LocalSlots) else []
     events.write("workers", workers=team.n, where=pool.describe(), pids=pids)
-    interrupted = stopping.Interrupted()
+    interrupted = _StopOnSignal(run_dir / STOP_FILE)
     abandoned = False
     try:
         with StopSignals(interrupted):
@@ -232,87 +233,16 @@ def run_team(
         (run_dir / STOP_FILE).unlink(missing_ok=True)
         progress.close()
     team.checkpoint(events)
-    return _finish(team, events, Result)
+    return finish(team, events)
 
 
-def _finish(team: Team, events: EventLog, result_cls: Any) -> Any:
-    """best.board, the end event, result.json (all workers' CPU, the run's wall time, per-worker figures)."""
-    cfg, puzzle = team.cfg, team.puzzle
-    write_board(team.best_board, team.dir / BEST)
-    reasons = [r for r in team.finished if r is not None]
-    reason = team.stop_reason or (reasons[0] if reasons else "interrupted")
-    known = best_known(puzzle)
-    cpu = team.cpu()
-    per_worker = []
-    for i, state in enumerate(team.states):
-        meta = state["meta"]
-        per_worker.append(
-            {
-                "worker": i,
-                "best_score": meta["best_score"],
-                "iterations": team.moves[i],
-                "cpu_s": round(meta["cpu_s"], 3),
-                "moves_per_s": round(team.moves[i] / meta["cpu_s"], 1) if meta["cpu_s"] > 0 else 0.0,
-                "time_to_best_s": round(meta["best_wall_s"], 3),
-                "restarts": meta["restarts"],
-                "lost": team.lost[i],
-                "construction_score": meta["construction"].get("score"),
-                "stop_reason": team.finished[i],
-                "moves": team.move_summaries[i],
-            }
-        )
-    result = result_cls(
-        instance=puzzle.name,
-        seed=cfg.seed,
-        best_score=int(team.best["score"]),
-        max_score=puzzle.max_score,
-        best_known=None if known is None else known.best_known,
-        iterations=sum(team.moves),
-        moves_per_s=round(sum(team.moves) / cpu, 1) if cpu > 0 else 0.0,
-        wall_s=round(team.clock.wall(), 3),
-        cpu_s=round(cpu, 3),
-        time_to_best_s=round(float(team.best["wall_s"] or 0.0), 3),
-        stop_reason=reason,
-        run_dir=str(team.dir),
-        construction=team.states[0]["meta"]["construction"],
-        diversifications=team.totals("diversifications"),
-        intensifications=team.totals("intensifications"),
-        best_board=team.best_board,
-        workers=per_worker,
-    )
-    events.write(
-        "end",
-        **{k: v for k, v in result.to_json().items() if k not in ("construction", "workers")},
-        moves=add_totals(team.move_summaries),
-    )
-    atomic_write_text(team.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n")
-    events.close()
-    if cfg.output.plots:
-        from ..plots import refresh_plots
+class _StopOnSignal(stopping.Interrupted):
+    """The run's signal flag: triggering it also creates the stop file that ends the workers' rounds."""
 
-        refresh_plots(team.dir, puzzle, team.best_board)
-    return result
+    def __init__(self, stop_file: Path):
+        super().__init__()
+        self.stop_file = stop_file
 
-
-def resume_team(
-    cfg: RunConfig,
-    run_dir: Path,
-    puzzle: Puzzle,
-    checkpoint: tuple[dict, dict, list[str]],
-    quiet: bool,
-    executor: str = "local",
-    scheduler: str | None = None,
-) -> Any:
-    """Continue a team run from its checkpoint: every worker from its saved state, the elite as it was."""
-    state, meta, warnings = checkpoint
-    try:
-        team = Team.restore(cfg, run_dir, puzzle, state, meta)
-    except (ValueError, KeyError) as exc:
-        raise E2optError(f"{run_dir}: the checkpoint does not fit {cfg.instance} ({exc})") from None
-    events = EventLog(run_dir)
-    for warning in warnings:
-        events.write("warning", message=warning)
-    adopted = team.adopt_saved_best()
-    events.write("resume", iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted)
-    events.close()
-    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, team)
+    def trigger(self, why: str = "interrupted") -> None:
+        super().trigger(why)
+        self.stop_file.touch()

@@ -138,6 +138,26 @@ class _Worker:
             {"event": "best", "score": int(value), "iteration": moves, "wall_s": wall, "cpu_s": cpu}
         )
 
+    def note_plateau(self, kind: str, info: dict) -> None:
+        """A plateau event, at most one of each kind per ``output.stats_every_s``: plateaus come many times a
+        second, so events.jsonl grows with time, not with moves (the running totals say how many there were)."""
+        wall = self.clock.wall()
+        due = self.meta.setdefault("next_plateau_event", {})
+        if wall < due.get(kind, 0.0):
+            return
+        due[kind] = wall + self.cfg.output.stats_every_s
+        st = self.search.state
+        self.events.append(
+            {
+                "event": kind,
+                "iteration": self.moves(),
+                "wall_s": wall,
+                "score": int(info.get("score", st.score)),
+                "diversifications": self.meta["diversifications_before"] + st.diversifications,
+                "intensifications": self.meta["intensifications_before"] + st.intensifications,
+            }
+        )
+
     def moves(self) -> int:
         return self.meta["moves_before"] + self.search.state.iteration
 
@@ -173,31 +193,22 @@ class _Worker:
 
     def criteria(self) -> stopping.AnyOf:
         """The run's criteria seen from the current search (budgets count the worker's earlier searches)."""
-        stop, meta = self.cfg.stop, self.meta
-        target = stop.target_score if stop.target_score is not None else self.puzzle.max_score
-        run = [stopping.TargetScore(target)]
-        if stop.max_wall_s is not None:
-            run.append(stopping.MaxWallTime(stop.max_wall_s))
-        if self.task["cpu_limit"] is not None:
-            limit = stopping.MaxCpuTime(self.task["cpu_limit"])  # this worker's share of the run's budget
-            limit.reason = f"max_cpu_s ({stop.max_cpu_s:g} s)"
-            run.append(limit)
-        if stop.max_iterations is not None:
-            limit = stopping.MaxIterations(stop.max_iterations - meta["moves_before"])
-            limit.reason = f"max_iterations ({stop.max_iterations})"
-            run.append(limit)
-        if stop.max_intensifications is not None:
-            left = stop.max_intensifications - meta["intensifications_before"]
-            limit = stopping.MaxIntensifications(left)
-            limit.reason = f"max_intensifications ({stop.max_intensifications})"
-            run.append(limit)
-        return stopping.AnyOf(*run)
+        meta = self.meta
+        return stopping.from_config(
+            self.cfg.stop, self.puzzle.max_score, self.task["cpu_limit"], meta["moves_before"],
+            meta["intensifications_before"],
+        )  # fmt: skip
 
     def status(self) -> stopping.Status:
         st = self.search.state
         return stopping.Status(
             st.iteration, st.score, st.best_score, st.intensifications, self.clock.wall(), self.clock.cpu()
         )
+
+
+def cpu_share(cfg: RunConfig, workers: int) -> float | None:
+    """Each worker's part of the run's CPU budget (None without one)."""
+    return None if cfg.stop.max_cpu_s is None else cfg.stop.max_cpu_s / workers
 
 
 def search_round(task: dict[str, Any]) -> dict[str, Any]:
@@ -227,6 +238,8 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
 
         def on_event(kind: str, info: dict, stagnation: Stagnation = stagnation) -> None:
             stagnation.seen(kind, clock.wall())
+            if kind in ("diversify", "intensify"):
+                worker.note_plateau(kind, info)
             if kind == "best":
                 worker.note_best(info["score"])
 

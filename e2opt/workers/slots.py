@@ -1,4 +1,5 @@
-"""Local worker processes for a run: one process per worker, and a killed one is replaced alone.
+"""Where a run's workers execute: in the run's own process (one worker), or one local process per worker,
+a killed one replaced alone.
 
 A ProcessPoolExecutor breaks as a whole when one of its processes dies (every task in flight fails); here
 each worker has its own process and pipe, so a ``kill -9`` costs only that worker's round, which the run
@@ -7,13 +8,14 @@ submits again from the state it holds. Same interface as the sweep's pools (subm
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import Future
 from multiprocessing import get_context
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ..signals import ignore_sigint
+from ..signals import ignore_terminal_signals
 
 
 class WorkerDied(Exception):
@@ -22,7 +24,7 @@ class WorkerDied(Exception):
 
 def _serve(conn: Connection) -> None:
     """Process body: run each (fn, task) received and send back ("ok", answer) or ("error", exception)."""
-    ignore_sigint()
+    ignore_terminal_signals()
     while True:
         try:
             fn, task = conn.recv()
@@ -111,3 +113,36 @@ class LocalSlots:
             if slot.process.is_alive():
                 slot.process.kill()
                 slot.process.join()
+
+
+class InProcess:
+    """The one worker of a run in the run's own process: a round runs when it is submitted (no process, no
+    pipe, no copy). Signals reach the round directly; the stop file they create ends it after the move."""
+
+    waits_for_running = True
+    stop_note = "the worker stops after its current move"
+
+    def describe(self) -> str:
+        return "this process"
+
+    def pids(self) -> list[int]:
+        return [os.getpid()]
+
+    def submit(self, fn: Callable[[dict], dict], task: dict) -> Future:
+        """Run fn(task) now; its answer (or exception) is in the returned future."""
+        future: Future = Future()
+        future.set_running_or_notify_cancel()
+        try:
+            future.set_result(fn(task))
+        except Exception as exc:  # the coordinator decides, as for a worker process
+            future.set_exception(exc)
+        return future
+
+    def wait(self, futures: set, timeout: float) -> set:
+        return {future for future in futures if future.done()}
+
+    def cancel(self, futures: set) -> None:
+        """Nothing is ever in flight between two calls."""
+
+    def close(self, wait: bool = True) -> None:
+        """No process to end."""

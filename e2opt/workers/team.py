@@ -17,13 +17,14 @@ from ..board import Board, format_board, read_board, write_board
 from ..checkpoint import save_checkpoint
 from ..config import RunConfig
 from ..errors import BoardError, E2optError
-from ..events import EventLog
+from ..events import EventLog, read_events
 from ..puzzle import Puzzle
 from ..runfolder import BEST
 from ..search.flat import FlatPuzzle
 from ..search.schedule import add_totals
 from ..search.state import SearchState
 from ..verify import verify_texts
+from .round import COUNTERS
 
 
 class Team:
@@ -75,8 +76,8 @@ class Team:
                 events.write("best", worker=i, **rounded(event))
             elif kind == "best":
                 events.write("worker_best", worker=i, **rounded(event))  # for the per-worker curves
-            elif kind == "restart":
-                events.write("restart", worker=i, **rounded(event))
+            elif kind in ("restart", "diversify", "intensify"):
+                events.write(kind, worker=i, **rounded(event))
         if improved:
             board, value = self.verified(state["best_piece"], state["best_rot"])
             if value != self.best["score"]:
@@ -102,6 +103,10 @@ class Team:
         events.write("share", wall_s=round(self.clock.wall(), 3), elite=[e["score"] for e in self.elite])
 
     # --- totals ---
+
+    def construction(self) -> dict[str, Any]:
+        """The first worker's construction info (what a one-worker run reports)."""
+        return next((s["meta"]["construction"] for s in self.states if s is not None), {})
 
     def cpu(self) -> float:
         """CPU seconds of all workers together (their latest answers)."""
@@ -130,8 +135,18 @@ class Team:
 
     # --- checkpoint ---
 
+    def unsearched(self) -> bool:
+        """A worker's construction was cut short by a stop and it made no move: the run keeps no checkpoint, so
+        that ``resume`` starts it again from its construction rather than from a board cut short."""
+        return any(
+            s is not None and s["meta"]["construction"].get("interrupted") and self.moves[i] == 0
+            for i, s in enumerate(self.states)
+        )
+
     def checkpoint(self, events: EventLog) -> None:
         """Every worker's state, the elite and the run's best in one checkpoint file."""
+        if self.unsearched():
+            return
         arrays: dict[str, Any] = {}
         metas = []
         for i, state in enumerate(self.states):
@@ -147,7 +162,7 @@ class Team:
             "cpu_s": self.cpu(),
             "iteration": sum(self.moves),
             "best_score": self.best["score"] if self.best else None,
-            "construction": metas[0]["construction"] if metas[0] else {},
+            "construction": self.construction(),
             "team": {
                 "workers": self.n,
                 "meta": metas,
@@ -178,6 +193,7 @@ class Team:
             prefix = f"w{i}."  # the search state's fields and the arrays its moves keep (SearchState.extra)
             search = {k[len(prefix) :]: v for k, v in state.items() if k.startswith(prefix)}
             SearchState.from_dict(search).check_fits(team.flat.n)
+            team.check_best(i, state[f"w{i}.best_piece"], state[f"w{i}.best_rot"], worker_meta["best_score"])
             team.states[i] = {
                 "meta": worker_meta,
                 "search": search,
@@ -198,6 +214,50 @@ class Team:
                 raise E2optError(f"{run_dir}: the checkpoint's best does not match its workers")
         return team
 
+    def check_best(self, i: int, piece: np.ndarray, rot: np.ndarray, recorded: int) -> None:
+        """ValueError unless worker i's best board of a checkpoint is valid here and scores what it recorded
+        (a checkpoint of another puzzle, or a puzzle file changed under the run)."""
+        try:
+            _, value = self.verified(piece, rot)
+        except E2optError as exc:
+            raise ValueError(f"worker {i}: {exc}") from None
+        if value != recorded:
+            raise ValueError(f"worker {i}: its best board scores {value} here, {recorded} in the checkpoint")
+
+    @classmethod
+    def from_single(
+        cls, cfg: RunConfig, run_dir: Path, puzzle: Puzzle, state: dict[str, Any], meta: dict[str, Any]
+    ) -> Team:
+        """A team of one from a checkpoint of the one-worker engine that e2opt had before (no "team" in meta)."""
+        search = SearchState.from_dict(state)
+        team = cls(cfg, run_dir, puzzle, 1, stopping.Clock(meta["wall_s"], 0.0))
+        search.check_fits(team.flat.n)
+        team.check_best(0, search.best_piece, search.best_rot, search.best_score)
+        worker_meta = {key: 0 for key in COUNTERS} | {
+            "best_score": int(search.best_score),
+            "best_wall_s": search.time_to_best_wall,
+            "best_cpu_s": search.time_to_best_cpu,
+            "search_best_wall_s": search.time_to_best_wall,
+            "cpu_s": float(meta["cpu_s"]),
+            "construction": meta.get("construction", {}),
+        }
+        team.states[0] = {
+            "meta": worker_meta,
+            "search": state,
+            "best_piece": search.best_piece,
+            "best_rot": search.best_rot,
+        }
+        team.moves, team.current = [search.iteration], [search.score]
+        team.best = {
+            "score": search.best_score,
+            "worker": 0,
+            "iteration": search.best_iteration,
+            "wall_s": search.time_to_best_wall,
+            "cpu_s": search.time_to_best_cpu,
+        }
+        team.best_board = team.flat.board(search.best_piece, search.best_rot)
+        return team
+
     def adopt_saved_best(self) -> bool:
         """best.board may be newer than the checkpoint (the run was killed): keep it when valid and better."""
         try:
@@ -211,7 +271,12 @@ class Team:
             return False
         if self.best is not None and value <= self.best["score"]:
             return False
-        self.best = {"score": value, "worker": None, "iteration": None, "wall_s": None, "cpu_s": None}
+        found = {}  # when it was found: the matching "best" event, when that was written
+        for event in read_events(self.dir):
+            if event.get("event") == "best" and event.get("score") == value:
+                found = event
+        self.best = {"score": value, "worker": found.get("worker")}
+        self.best.update({key: found.get(key) for key in ("iteration", "wall_s", "cpu_s")})
         self.best_board = board
         self.elite.insert(0, {"score": value, "piece": piece, "rot": rot})
         del self.elite[self.cfg.run.elite_size :]
