@@ -63,6 +63,8 @@ class Result:
     intensifications: int = 0
     best_board: Board | None = field(default=None, repr=False)
     workers: list[dict] | None = None  # per-worker figures of a run with several workers (workers/)
+    clues: str | None = None  # the official set's clue convention ('1/5' starter-only, '5/5' strict)
+    viewer_url: str | None = None  # the best board as a link to the community viewer (formats/viewer.py)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -71,16 +73,25 @@ class Result:
             data.pop("workers")
         return data
 
+    def label(self, puzzle: Puzzle) -> None:
+        """Set the clue convention and the viewer link of the best board (before result.json is written)."""
+        from .formats.official import clue_convention
+        from .formats.viewer import viewer_url
+
+        self.clues = clue_convention(puzzle)
+        self.viewer_url = None if self.best_board is None else viewer_url(puzzle, self.best_board)
+
     def summary(self) -> str:
         """Two lines for people: the score and how it was reached, then the run folder."""
         known = ""
         if self.best_known is not None:
             known = f" (best known {self.best_known}, gap {self.best_known - self.best_score})"
+        clues = f" (clues {self.clues})" if self.clues else ""
         return (
-            f"{self.instance} seed {self.seed}: {self.best_score}/{self.max_score}{known}; "
+            f"{self.instance}{clues} seed {self.seed}: {self.best_score}/{self.max_score}{known}; "
             f"{self.iterations} moves ({self.moves_per_s:,.0f}/s), best after {self.time_to_best_s:.1f} s, "
             f"{self.wall_s:.1f} s wall, {self.cpu_s:.1f} s CPU; stopped by {self.stop_reason}\n"
-            f"run folder: {self.run_dir}"
+            f"run folder: {self.run_dir}" + (f"\nviewer: {self.viewer_url}" if self.viewer_url else "")
         )
 
 
@@ -178,6 +189,7 @@ class Run:
             intensifications=int(outcome.intensifications),
             best_board=best,
         )
+        result.label(self.puzzle)
         end = {k: v for k, v in result.to_json().items() if k != "construction"}
         self.events.write("end", **end, moves=outcome.moves)
         atomic_write_text(self.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n")

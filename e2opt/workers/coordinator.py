@@ -280,6 +280,7 @@ def _finish(team: Team, events: EventLog, result_cls: Any) -> Any:
         best_board=team.best_board,
         workers=per_worker,
     )
+    result.label(puzzle)
     events.write(
         "end",
         **{k: v for k, v in result.to_json().items() if k not in ("construction", "workers")},
