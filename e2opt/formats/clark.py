@@ -46,7 +46,8 @@ def parse(text: str, path: str) -> Puzzle:
 def format_puzzle(puzzle: Puzzle) -> str:
     """The sample-puzzle text; E2optError when the puzzle has hints (the format has none)."""
     no_hints(puzzle, "Dave Clark's sample puzzle")
-    out = [f"{puzzle.cols} {puzzle.rows} {puzzle.n_colours - 1}"]
+    used = len(set(puzzle.pieces.ravel().tolist()) - {0})
+    out = [f"{puzzle.cols} {puzzle.rows} {used}"]
     for p in range(len(puzzle.pieces)):
         t, r, b, left = (puzzle.user_colour(int(c)) for c in puzzle.pieces[p])
         out.append(f"{left} {t} {r} {b}")

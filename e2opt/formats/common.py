@@ -11,13 +11,14 @@ from ..puzzle import Puzzle, check_size, natural_problem, parse_puzzle
 
 
 def content_lines(text: str, comments: bool = True) -> list[tuple[int, str]]:
-    """(line number, stripped text) of every line that is not blank (or a ``#`` comment when allowed)."""
+    """(line number, stripped text) of every line that is neither blank nor a comment: text from ``#`` on
+    with ``comments``, else only whole lines starting with ``#`` (links hold a ``#``)."""
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         if comments:
             line = line.split("#", 1)[0]
         line = line.strip()
-        if line:
+        if line and not line.startswith("#"):
             out.append((number, line))
     return out
 
