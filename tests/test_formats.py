@@ -9,16 +9,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import BOARDS, INSTANCES, SET1
 
 from e2opt.board import Board, read_board, score
 from e2opt.errors import E2optError
 from e2opt.formats import anjou, blackwood, brendan, clark, csvfmt
-from e2opt.formats.detect import BOARD_WRITERS, PUZZLE_WRITERS, board_format, parse_any_board, parse_any_puzzle
+from e2opt.formats.detect import (
+    BOARD_WRITERS,
+    PUZZLE_WRITERS,
+    board_format,
+    parse_any_board,
+    parse_any_puzzle,
+)
 from e2opt.generate import generate
 from e2opt.puzzle import Puzzle, read_puzzle
 from e2opt.verify import verify_texts
-
-from conftest import BOARDS, INSTANCES, SET1
 
 DATA = Path(__file__).parent / "data"
 SHIPPED = sorted(INSTANCES.glob("*.txt")) + sorted(SET1.glob("*.txt"))

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import INSTANCES, e2opt
 
 from e2opt.formats.official import clue_convention, clue_label, numbering, official_numbering
 from e2opt.puzzle import Hint, Puzzle, parse_puzzle, read_puzzle
-
-from conftest import INSTANCES, e2opt
 
 DATA = Path(__file__).parent / "data"
 

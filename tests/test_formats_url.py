@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import BOARDS, INSTANCES, SET1, e2opt
 
 from e2opt.board import format_board, read_board
 from e2opt.cli import main
@@ -16,8 +17,6 @@ from e2opt.formats.viewer import viewer_url
 from e2opt.generate import generate
 from e2opt.puzzle import read_puzzle
 from e2opt.verify import verify_texts
-
-from conftest import BOARDS, INSTANCES, SET1, e2opt
 
 DATA = Path(__file__).parent / "data"
 
