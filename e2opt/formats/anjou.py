@@ -25,7 +25,7 @@ from .viewer import board_edges, url_name, viewer_url
 
 
 def looks_like(text: str) -> bool:
-    return text.lstrip().startswith("{")
+    return text.lstrip()[:1] in ("{", "[")
 
 
 def fnv1a(codes: list[int]) -> int:

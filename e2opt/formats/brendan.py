@@ -77,6 +77,8 @@ def parse_solution(text: str, path: str, puzzle: Puzzle) -> Board:
         x, y, turns = (board_number(t, path, no, w) for t, w in zip(tokens, ("x", "y", "rot"), strict=True))
         if turns > 3:
             raise BoardError(f"{path}, line {no}: rot {turns} is not 0..3")
+        if x >= cols or y >= rows:
+            raise BoardError(f"{path}, line {no}: x {x} y {y} is off the {cols}x{rows} (width x height) board")
         cells_once(path, cells, (rows - 1 - y, x), no, rows, cols)
         piece[rows - 1 - y, x], rot[rows - 1 - y, x] = p, turns
     return Board(piece, rot)

@@ -4,6 +4,7 @@ the foreign file."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..errors import BoardError, E2optError, PuzzleError
@@ -67,8 +68,13 @@ class Draft:
         try:
             return parse_puzzle("\n".join(lines) + "\n", path)
         except PuzzleError as exc:
-            line = where[exc.line - 1] if exc.line is not None and exc.line <= len(where) else last_line
-            raise PuzzleError(path, line, exc.problem) from None
+
+            def mapped(number: int) -> int:
+                return where[number - 1] if number <= len(where) else last_line
+
+            line = None if exc.line is None else mapped(exc.line)
+            problem = re.sub(r"line (\d+)", lambda m: f"line {mapped(int(m.group(1)))}", exc.problem)
+            raise PuzzleError(path, line, problem) from None
 
 
 def user_sides(puzzle: Puzzle, piece: int, rot: int = 0) -> tuple[int, ...]:

@@ -23,8 +23,8 @@ TURN = 2  # quarter turns from e2opt's orientation to the CSV's
 
 
 def looks_like(lines: list[tuple[int, str]]) -> bool:
-    """A lone number on the first line and commas on the second."""
-    return len(lines) >= 2 and lines[0][1].isdigit() and "," in lines[1][1]
+    """Commas on the second line (the header's own mistakes are then reported as the CSV's)."""
+    return len(lines) >= 2 and "," in lines[1][1]
 
 
 def _colour(word: str, path: str, line: int, side: str) -> int:
