@@ -80,7 +80,9 @@ def test_shipped_instances_round_trip(path: Path) -> None:
 
 def test_shipped_boards_round_trip_in_every_board_format() -> None:
     pairs = [(INSTANCES / "eternity2.txt", b) for b in sorted(BOARDS.glob("eternity2_*.board"))]
-    pairs += [(INSTANCES / f"{b.stem.split('_solution')[0]}.txt", b) for b in sorted(BOARDS.glob("clue*.board"))]
+    pairs += [
+        (INSTANCES / f"{b.stem.split('_solution')[0]}.txt", b) for b in sorted(BOARDS.glob("clue*.board"))
+    ]
     pairs += [(p, SET1 / "solutions" / f"{p.stem}.board") for p in sorted(SET1.glob("*.txt"))]
     for puzzle_path, board_path in pairs:
         puzzle = read_puzzle(puzzle_path)
@@ -136,7 +138,8 @@ def test_blackwood_numbers_and_turns_follow_the_official_set_in_any_file_order()
     order = rng.permutation(256)
     turns = rng.integers(0, 4, size=256)
     lines = ["16 16"] + [
-        " ".join(str(base.user_colour(int(c))) for c in base.oriented[p, turns[i]]) for i, p in enumerate(order)
+        " ".join(str(base.user_colour(int(c))) for c in base.oriented[p, turns[i]])
+        for i, p in enumerate(order)
     ]
     shuffled = parse_any_puzzle("\n".join(lines) + "\n", "shuffled")
     where = {int(p): i for i, p in enumerate(order)}

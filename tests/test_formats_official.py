@@ -60,7 +60,12 @@ def test_a_shuffled_turned_copy_gets_its_official_numbers() -> None:
 
 @pytest.mark.parametrize(
     ("name", "want"),
-    [("eternity2.txt", "1/5"), ("eternity2_5hints.txt", "5/5"), ("meta2010_16x16.txt", None), ("clue1_6x6.txt", None)],
+    [
+        ("eternity2.txt", "1/5"),
+        ("eternity2_5hints.txt", "5/5"),
+        ("meta2010_16x16.txt", None),
+        ("clue1_6x6.txt", None),
+    ],
 )
 def test_clue_convention(name: str, want: str | None) -> None:
     assert clue_convention(read_puzzle(INSTANCES / name)) == want

@@ -82,9 +82,13 @@ def read_board_text(text: str):
 
 def official_checks(p: dict[str, str]) -> None:
     """What makes the viewer say 'Pieces Verified': the sorted smallest rotations and the centre clue."""
-    listed = [ln.split()[1] for ln in (DATA / "e2_official_pieces.txt").read_text().splitlines() if ln[:1] != "#"]
+    listed = [
+        ln.split()[1] for ln in (DATA / "e2_official_pieces.txt").read_text().splitlines() if ln[:1] != "#"
+    ]
     e = p["board_edges"]
-    smallest = sorted(min(e[4 * s + k : 4 * s + 4] + e[4 * s : 4 * s + k] for k in range(4)) for s in range(256))
+    smallest = sorted(
+        min(e[4 * s + k : 4 * s + 4] + e[4 * s : 4 * s + k] for k in range(4)) for s in range(256)
+    )
     assert smallest == sorted(min(w[k:] + w[:k] for k in range(4)) for w in listed)
     assert e[135 * 4 : 135 * 4 + 4] == "ijjm"
     numbers = [int(p["board_pieces"][3 * s : 3 * s + 3]) for s in range(256)]
@@ -105,7 +109,9 @@ def test_links_of_the_public_e2_boards(board: Path) -> None:
 def test_links_of_other_puzzles(tmp_path: Path) -> None:
     for board in sorted((SET1 / "solutions").glob("*.board"))[:8]:
         puzzle_path = SET1 / f"{board.stem}.txt"
-        p = check_link(viewer_url(read_puzzle(puzzle_path), read_board(board)), puzzle_path, board.read_text())
+        p = check_link(
+            viewer_url(read_puzzle(puzzle_path), read_board(board)), puzzle_path, board.read_text()
+        )
         assert "board_pieces" not in p
     puzzle, solution = generate(5, 7, 2, 30, 4, 0)  # colour ids past 'z': dense letters
     path = tmp_path / "wide.txt"
