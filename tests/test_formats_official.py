@@ -85,3 +85,10 @@ def test_info_names_the_official_set_and_the_convention() -> None:
     assert "official Eternity II set; clues 5/5 (strict 5-clue)" in out
     assert "piece id i is official #i+1" in out
     assert "official" not in e2opt("info", INSTANCES / "meta2010_16x16.txt").stdout
+
+
+def test_bench_tables_name_the_clue_convention() -> None:
+    from e2opt.bench import QualityRow, format_quality
+
+    row = QualityRow("eternity2", 480, 470, (1,), (440,), (3e4,), 60.0, "1/5")
+    assert format_quality([row]).splitlines()[-1].startswith("eternity2 clues 1/5 ")
