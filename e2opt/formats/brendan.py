@@ -16,7 +16,7 @@ import numpy as np
 from ..board import Board
 from ..errors import BoardError, E2optError
 from ..puzzle import Puzzle
-from .common import Draft, board_number, cells_once, content_lines, header, no_hints, puzzle_size, read_pieces
+from .common import board_number, cells_once, content_lines, no_hints, parse_width_first
 
 SIDES = ("top", "right", "bottom", "left")
 
@@ -31,12 +31,7 @@ def looks_like_solution(lines: list[tuple[int, str]]) -> bool:
 
 def parse(text: str, path: str) -> Puzzle:
     """Read a piece file; PuzzleError names the line of anything wrong."""
-    lines = content_lines(text)
-    no, (width, height) = header(lines, path, 2, "width height")
-    puzzle_size(height, width, path, no)
-    draft = Draft(height, width, no)
-    read_pieces(draft, lines[1:], path, SIDES)
-    return draft.build(path, lines[-1][0])
+    return parse_width_first(text, path, "width height", SIDES)
 
 
 def format_puzzle(puzzle: Puzzle) -> str:
@@ -78,7 +73,9 @@ def parse_solution(text: str, path: str, puzzle: Puzzle) -> Board:
         if turns > 3:
             raise BoardError(f"{path}, line {no}: rot {turns} is not 0..3")
         if x >= cols or y >= rows:
-            raise BoardError(f"{path}, line {no}: x {x} y {y} is off the {cols}x{rows} (width x height) board")
+            raise BoardError(
+                f"{path}, line {no}: x {x} y {y} is off the {cols}x{rows} (width x height) board"
+            )
         cells_once(path, cells, (rows - 1 - y, x), no, rows, cols)
         piece[rows - 1 - y, x], rot[rows - 1 - y, x] = p, turns
     return Board(piece, rot)

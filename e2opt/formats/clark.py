@@ -16,7 +16,7 @@ import numpy as np
 from ..board import Board
 from ..errors import BoardError
 from ..puzzle import Puzzle
-from .common import Draft, board_number, cells_once, content_lines, header, no_hints, puzzle_size, read_pieces
+from .common import board_number, cells_once, content_lines, no_hints, parse_width_first
 
 SIDES = ("left", "top", "right", "bottom")
 
@@ -35,12 +35,7 @@ def looks_like_solution(lines: list[tuple[int, str]]) -> bool:
 
 def parse(text: str, path: str) -> Puzzle:
     """Read a sample puzzle; PuzzleError names the line of anything wrong."""
-    lines = content_lines(text)
-    no, (width, height, _borders) = header(lines, path, 3, "width height borders")
-    puzzle_size(height, width, path, no)
-    draft = Draft(height, width, no)
-    read_pieces(draft, lines[1:], path, SIDES)
-    return draft.build(path, lines[-1][0])
+    return parse_width_first(text, path, "width height borders", SIDES)
 
 
 def format_puzzle(puzzle: Puzzle) -> str:

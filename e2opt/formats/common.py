@@ -148,3 +148,15 @@ def cells_once(path: str, cells: dict, key: tuple[int, int], no: int, rows: int,
 def cell_error(path: str, line: int, text: str) -> BoardError:
     """A BoardError naming file and line."""
     return BoardError(f"{path}, line {line}: {text}")
+
+
+def parse_width_first(text: str, path: str, shape: str, sides: tuple[str, ...]) -> Puzzle:
+    """A puzzle whose header starts ``width height`` (``shape`` names all its numbers) followed by one
+    line of four colours per piece, ``sides`` naming them in file order (Clark's and Brendan's files)."""
+    lines = content_lines(text)
+    no, numbers = header(lines, path, len(shape.split()), shape)
+    width, height = numbers[:2]
+    puzzle_size(height, width, path, no)
+    draft = Draft(height, width, no)
+    read_pieces(draft, lines[1:], path, sides)
+    return draft.build(path, lines[-1][0])
