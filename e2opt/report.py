@@ -116,9 +116,6 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
         known = best_known(puzzle)
         gap = f", best known {known.best_known}, gap {known.best_known - best_score}" if known else ""
         lines.append(f"best {best_score}/{puzzle.max_score}{gap}")
-        url = viewer_url(puzzle, best)
-        if url:
-            lines.append(f"viewer: {url}")
     if events.last_best:
         b = events.last_best
         lines.append(f"best found at {b.get('wall_s', 0):.1f} s wall, move {b.get('iteration', 0)}")
@@ -140,4 +137,7 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
     if plots:
         refresh_plots(run_dir, puzzle, best)
         lines.append(f"plots: {run_dir / 'score.png'}" + (f", {run_dir / 'best.svg'}" if best else ""))
+    url = None if best is None else viewer_url(puzzle, best)
+    if url:
+        lines.append(f"viewer: {url}")
     return "\n".join(lines)
