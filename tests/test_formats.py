@@ -166,3 +166,28 @@ def test_content_detection() -> None:
     assert board_format(anjou.format_board(puzzle, solution)) == "anjou"
     assert board_format(blackwood.format_board(puzzle, solution)) == "blackwood"
     assert board_format("3 3\n0:0 1:0 2:0\n") == "e2opt"  # three columns: not Brendan's 'x y rot'
+
+
+def test_run_and_solve_take_community_files_directly(tmp_path: Path) -> None:
+    """A CSV puzzle with a Blackwood warm start runs; solve reads a Clark puzzle; no conversion first."""
+    from e2opt.cli import main
+
+    puzzle, solution = generate(4, 4, 2, 3, 11, 0)
+    csv_path, start = tmp_path / "p.csv", tmp_path / "start.txt"
+    csv_path.write_text(csvfmt.format_puzzle(puzzle))
+    start.write_text(blackwood.format_board(puzzle, solution))
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        f"instance: {csv_path}\nconstruct:\n  method: board\n  board: {start}\nstop:\n  max_iterations: 5\n"
+        "output:\n  plots: false\n"
+    )
+    assert main(["run", str(config), "--runs-dir", str(tmp_path / "runs"), "--quiet"]) == 0
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["best_score"] == puzzle.max_score and result["clues"] is None
+    clark_path = tmp_path / "p_clark.txt"
+    clark_path.write_text(clark.format_puzzle(puzzle))
+    out = tmp_path / "solved"
+    assert main(["solve", str(clark_path), "-o", str(out)]) == 0
+    (found,) = out.glob("*.board")
+    assert score(read_puzzle(clark_path), read_board(found)) == puzzle.max_score
