@@ -150,3 +150,31 @@ def test_verify_and_render_print_the_link(tmp_path: Path) -> None:
     assert out == ["470/480 valid", want]
     out = e2opt("render", INSTANCES / "eternity2.txt", board, "-o", tmp_path / "b.svg", "--url").stdout
     assert out.splitlines()[-1] == want
+
+
+def test_links_are_read_back_as_boards(tmp_path: Path) -> None:
+    """verify, render and convert read a link (a file holding it) as the board it shows."""
+    from e2opt.formats.detect import board_format, parse_any_board
+
+    puzzle = read_puzzle(INSTANCES / "eternity2.txt")
+    for board_path in sorted(BOARDS.glob("eternity2_*.board"))[:4]:
+        board = read_board(board_path)
+        text = f"look: {viewer_url(puzzle, board)}\n"
+        assert board_format(text) == "url"
+        assert parse_any_board(text, "link", puzzle) == board  # distinct pieces: the very same board
+    for seed in range(20):
+        small, solution = generate(4, 6, 2, 3, seed, 0)
+        back = parse_any_board(viewer_url(small, solution), "link", small)
+        assert (back.colours(small) == solution.colours(small)).all()  # symmetric pieces may turn
+    link = tmp_path / "link.txt"
+    link.write_text(viewer_url(puzzle, read_board(BOARDS / "eternity2_470_Joshua_Blackwood_470.board")) + "\n")
+    assert e2opt("verify", INSTANCES / "eternity2.txt", link).stdout == "470/480 valid\n"
+    for bad, words in [
+        (link.read_text().replace("board_edges=acda", "board_edges=zzzz"), "which no piece"),
+        (link.read_text().replace("board_w=16", "board_w=15"), "15x16"),
+        (link.read_text().replace("board_w=16", "board_w=x"), "board_w and board_h"),
+        (link.read_text().strip() + "&motifs_order=jef\n", "motifs_order=jef"),
+    ]:
+        link.write_text(bad)
+        done = e2opt("verify", INSTANCES / "eternity2.txt", link)
+        assert done.returncode == 2 and words in done.stderr and len(done.stderr.splitlines()) == 1

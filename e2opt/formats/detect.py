@@ -10,9 +10,8 @@ from ..board import Board, format_board, parse_board
 from ..errors import BoardError, E2optError, PuzzleError
 from ..fsutil import UnreadableFile, read_user_text
 from ..puzzle import PUZZLE_LIMIT_MB, Puzzle, format_puzzle, parse_puzzle
-from . import anjou, blackwood, brendan, clark, csvfmt
+from . import anjou, blackwood, brendan, clark, csvfmt, viewer
 from .common import content_lines
-from .viewer import viewer_url
 
 NATIVE = "e2opt"
 PUZZLE_READERS: dict[str, Callable[[str, str], Puzzle]] = {
@@ -33,6 +32,7 @@ BOARD_READERS: dict[str, Callable[[str, str, Puzzle], Board]] = {
     "anjou": anjou.parse,
     "clark": clark.parse_solution,
     "brendan": brendan.parse_solution,
+    "url": viewer.parse_link,
 }
 BOARD_WRITERS: dict[str, Callable[[Puzzle, Board], str]] = {
     NATIVE: lambda puzzle, board: format_board(board),
@@ -45,7 +45,7 @@ BOARD_WRITERS: dict[str, Callable[[Puzzle, Board], str]] = {
 
 
 def _url(puzzle: Puzzle, board: Board) -> str:
-    url = viewer_url(puzzle, board)
+    url = viewer.viewer_url(puzzle, board)
     if url is None:
         raise E2optError(
             f"{puzzle.name}: no viewer link: the puzzle has more colours than the viewer's 26 letters"
@@ -65,9 +65,12 @@ def puzzle_format(text: str) -> str:
 
 
 def board_format(text: str) -> str:
-    """The board format of ``text``: anjou JSON, Blackwood text, Brendan or Clark solution, else e2opt."""
+    """The board format of ``text``: anjou JSON, a viewer link, Blackwood text, Brendan or Clark solution,
+    else e2opt."""
     if anjou.looks_like(text):
         return "anjou"
+    if viewer.looks_like(text) and not blackwood.looks_like(content_lines(text, comments=False)):
+        return "url"
     lines = content_lines(text, comments=False)
     if blackwood.looks_like(lines):
         return "blackwood"

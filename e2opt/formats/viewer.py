@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from ..board import Board
+from ..errors import BoardError
 from ..puzzle import Puzzle
 from .common import letters_map, placed_letters
 from .official import official_numbering
@@ -52,3 +55,61 @@ def viewer_url(puzzle: Puzzle, board: Board) -> str | None:
         params.append("board_pieces=" + "".join(f"{n:03d}" for n in numbers))
     params.append("show_conflicts=1")
     return VIEWER + "&".join(params)
+
+
+def looks_like(text: str) -> bool:
+    """A viewer link (or its bare parameters): holds ``board_edges=``."""
+    return "board_edges=" in text
+
+
+def _params(text: str, path: str) -> dict[str, str]:
+    """The viewer's parameters: the text after '#' or '?' (else all of it), split on '&' and '='."""
+    line = next((ln.strip() for ln in text.splitlines() if "board_edges=" in ln), "")
+    body = re.split(r"[#?]", line, maxsplit=1)[-1] if re.search(r"[#?]", line) else line
+    out = {}
+    for part in body.split("&"):
+        key, _, value = part.partition("=")
+        out[key] = value
+    return out
+
+
+def parse_link(text: str, path: str, puzzle: Puzzle) -> Board:
+    """The board a viewer link shows: each cell's four letters matched to a piece of ``puzzle`` (a piece
+    used once; identical pieces in file order). Only the viewer's default colour order is read."""
+    p = _params(text, path)
+    if p.get("motifs_order"):
+        raise BoardError(
+            f"{path}: the link uses motifs_order={p['motifs_order']}: only links in the viewer's default "
+            "colour order (the official ids) are read"
+        )
+    try:
+        cols, rows = int(p.get("board_w", "")), int(p.get("board_h", ""))
+    except ValueError:
+        raise BoardError(f"{path}: the link needs numbers board_w and board_h") from None
+    edges = p["board_edges"]
+    if (rows, cols) != (puzzle.rows, puzzle.cols) or len(edges) != 4 * rows * cols:
+        raise BoardError(
+            f"{path}: the link shows a {cols}x{rows} (board_w x board_h) board with {len(edges)} edge letters; "
+            f"the puzzle needs {puzzle.cols}x{puzzle.rows} and {4 * puzzle.n_cells}"
+        )
+    letters = letters_map(puzzle)
+    if letters is None:
+        raise BoardError(f"{path}: the puzzle has more colours than the viewer's 26 letters")
+    shows: dict[str, list[tuple[int, int]]] = {}
+    for piece in range(len(puzzle.pieces)):
+        for rot in range(4):
+            shows.setdefault(placed_letters(puzzle, letters, piece, rot), []).append((piece, rot))
+    used: set[int] = set()
+    piece = np.empty(rows * cols, dtype=np.int64)
+    rot = np.empty(rows * cols, dtype=np.int64)
+    for i in range(rows * cols):
+        word = edges[4 * i : 4 * i + 4]
+        options = shows.get(word)
+        if not options:
+            raise BoardError(
+                f"{path}: cell {i} (row {i // cols}, col {i % cols}) shows '{word}', which no piece of "
+                f"{puzzle.name} shows in any rotation"
+            )
+        piece[i], rot[i] = next(((q, k) for q, k in options if q not in used), options[0])
+        used.add(int(piece[i]))
+    return Board(piece.reshape(rows, cols), rot.reshape(rows, cols))
