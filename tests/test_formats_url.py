@@ -167,7 +167,9 @@ def test_links_are_read_back_as_boards(tmp_path: Path) -> None:
         back = parse_any_board(viewer_url(small, solution), "link", small)
         assert (back.colours(small) == solution.colours(small)).all()  # symmetric pieces may turn
     link = tmp_path / "link.txt"
-    link.write_text(viewer_url(puzzle, read_board(BOARDS / "eternity2_470_Joshua_Blackwood_470.board")) + "\n")
+    link.write_text(
+        viewer_url(puzzle, read_board(BOARDS / "eternity2_470_Joshua_Blackwood_470.board")) + "\n"
+    )
     assert e2opt("verify", INSTANCES / "eternity2.txt", link).stdout == "470/480 valid\n"
     for bad, words in [
         (link.read_text().replace("board_edges=acda", "board_edges=zzzz"), "which no piece"),
