@@ -92,3 +92,15 @@ def test_bench_tables_name_the_clue_convention() -> None:
 
     row = QualityRow("eternity2", 480, 470, (1,), (440,), (3e4,), 60.0, "1/5")
     assert format_quality([row]).splitlines()[-1].startswith("eternity2 clues 1/5 ")
+
+
+def test_info_lists_the_mapping_of_a_reordered_set() -> None:
+    from e2opt.formats.official import describe
+
+    base = read_puzzle(INSTANCES / "eternity2.txt")
+    lines = ["16 16"] + [
+        " ".join(str(base.user_colour(int(c))) for c in base.oriented[255 - p, 1]) for p in range(256)
+    ]
+    text = describe(parse_puzzle("\n".join(lines) + "\n", "reversed"))
+    assert text[0] == "official Eternity II set; clues 0/5"
+    assert text[2].split()[:2] == ["0:#256+3", "1:#255+3"] and len(text) == 2 + 16
