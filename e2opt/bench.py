@@ -21,6 +21,7 @@ from .bks import best_known
 from .board import random_board
 from .config import SearchConfig
 from .errors import E2optError
+from .formats.official import clue_convention
 from .puzzle import Puzzle, read_puzzle
 from .search.tabu import TabuSearch, warm_up
 from .stop import AnyOf, Clock, MaxCpuTime, TargetScore
@@ -51,6 +52,7 @@ class QualityRow:
     scores: tuple[int, ...]
     moves_per_s: tuple[float, ...]
     cpu_s: float = 0.0
+    clues: str | None = None  # the official set's clue convention ('1/5', '5/5'), printed with the name
 
     @property
     def best(self) -> int:
@@ -157,6 +159,7 @@ def quality(
                     tuple(trace.score_at(budget) for trace in mine),
                     tuple(trace.moves_per_s for trace in mine),
                     budget,
+                    clue_convention(puzzle),
                 )
             )
     return rows
@@ -183,7 +186,7 @@ def format_quality(rows: list[QualityRow]) -> str:
         gap = "-" if row.best_known is None else str(row.best_known - row.best)
         per_seed = ", ".join(f"{s} ({seed})" for s, seed in zip(row.scores, row.seeds, strict=True))
         lines.append(
-            f"{row.instance:<20} {row.cpu_s:>7g} {f'{row.best}/{row.max_score}':>9} {row.median:>8g} {known:>6} {gap:>5} "
+            f"{row.instance + (f' clues {row.clues}' if row.clues else ''):<20} {row.cpu_s:>7g} {f'{row.best}/{row.max_score}':>9} {row.median:>8g} {known:>6} {gap:>5} "
             f"{statistics.median(row.moves_per_s):>9,.0f}  {per_seed}"
         )
     return "\n".join(lines)
@@ -294,4 +297,5 @@ def run_construct(config: str, cpu_s: list[float], seeds: list[int], overrides: 
     puzzle = read_puzzle(cfg.instance)
     warm_up()
     rows = [construct_once(puzzle, cfg.construct, seed, budget) for budget in cpu_s for seed in seeds]
-    return format_construct(rows, puzzle.name, cfg.construct.method)
+    clues = clue_convention(puzzle)
+    return format_construct(rows, puzzle.name + (f" (clues {clues})" if clues else ""), cfg.construct.method)

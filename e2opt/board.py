@@ -159,12 +159,17 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     return Board(piece, rot)
 
 
-def read_board(path: str | os.PathLike) -> Board:
-    """Read a .board file; raise BoardError on a missing or malformed file."""
+def read_board(path: str | os.PathLike, puzzle: Puzzle | None = None) -> Board:
+    """Read a .board file; with the puzzle, any board format e2opt reads (formats/: detected from the
+    content); raise BoardError on a missing or malformed file."""
     try:
         text = read_user_text(path, PUZZLE_LIMIT_MB)
     except UnreadableFile as exc:
         raise BoardError(f"{path}: cannot read board file: {exc}") from None
+    if puzzle is not None:
+        from .formats.detect import parse_any_board
+
+        return parse_any_board(text, str(path), puzzle)
     return parse_board(text, str(path))
 
 

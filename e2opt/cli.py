@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .command import Command, add_executor_options
 from .errors import E2optError
+from .formats.convert import ConvertCmd
 from .solve_command import SolveCmd
 from .sweep_command import SweepCmd, SweepReportCmd
 
@@ -121,15 +122,34 @@ class VerifyCmd(Command):
     help = "re-check a board against its puzzle file independently: rules and score"
 
     def add_arguments(self, parser):
-        parser.add_argument("puzzle")
-        parser.add_argument("board")
+        parser.add_argument("puzzle", help="puzzle file (any format e2opt reads: docs/formats.md)")
+        parser.add_argument("board", help="board file (e2opt, Blackwood, anjou JSON, Clark or Brendan solution)")
+        parser.add_argument("--url", action="store_true", help="also print the board's viewer link")
 
     def run(self, args):
-        from .verify import verify_files
+        from .formats.detect import verifier_texts
+        from .verify import verify_files, verify_texts
 
-        report = verify_files(args.puzzle, args.board)
+        texts = verifier_texts(args.puzzle, args.board)
+        if texts is None:
+            report = verify_files(args.puzzle, args.board)
+        else:
+            report = verify_texts(*texts, args.puzzle, args.board)
         print(report.text())
+        if args.url:
+            print(_viewer_line(args.puzzle, args.board))
         return 0 if report.valid else 1
+
+
+def _viewer_line(puzzle_path: str, board_path: str) -> str:
+    """``viewer: URL`` for a board file, or why there is no link."""
+    from .board import read_board
+    from .formats.viewer import viewer_url
+    from .puzzle import read_puzzle
+
+    puzzle = read_puzzle(puzzle_path)
+    url = viewer_url(puzzle, read_board(board_path, puzzle))
+    return f"viewer: {url}" if url else "viewer: no link (more colours than the viewer's 26 letters)"
 
 
 class GenerateCmd(Command):
@@ -175,6 +195,7 @@ class RenderCmd(Command):
         parser.add_argument("board")
         parser.add_argument("-o", "--output", required=True, help="out.svg or out.png")
         parser.add_argument("--title", help="name shown before the score (default: the puzzle file's name)")
+        parser.add_argument("--url", action="store_true", help="also print the board's viewer link")
         _add_force(parser)
 
     def run(self, args):
@@ -185,9 +206,11 @@ class RenderCmd(Command):
 
         check_outputs({"-o": args.output}, {"puzzle": args.puzzle, "board": args.board}, args.force)
         puzzle = read_puzzle(args.puzzle)
-        board = read_board(args.board)
+        board = read_board(args.board, puzzle)
         render_board(puzzle, board, args.output, title=args.title)
         print(f"wrote {args.output}")
+        if args.url:
+            print(_viewer_line(args.puzzle, args.board))
         return 0
 
 
@@ -288,6 +311,7 @@ COMMANDS: list[Command] = [
     SweepCmd(),
     SweepReportCmd(),
     SolveCmd(),
+    ConvertCmd(),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .bks import best_known
+from .formats import official
 from .puzzle import CORNER, EDGE, GREY, INNER, KIND_NAMES, Puzzle
 
 
@@ -56,6 +57,7 @@ def describe(puzzle: Puzzle) -> str:
     hints = ", ".join(f"piece {h.piece} at ({h.row},{h.col}) rot {h.rot}" for h in puzzle.hints)
     lines.append(f"hints: {len(puzzle.hints)}" + (f" ({hints})" if hints else ""))
     lines.append(f"max score: {puzzle.max_score}")
+    lines += official.describe(puzzle)
     bks = best_known(puzzle)
     if bks is not None:
         lines.append(f"best known: {bks.best_known}/{bks.max_score} ({bks.source})")

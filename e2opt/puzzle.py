@@ -133,13 +133,16 @@ class Puzzle:
 
 
 def read_puzzle(path: str | os.PathLike) -> Puzzle:
-    """Read and validate a puzzle file; raise PuzzleError naming the file and line."""
+    """Read and validate a puzzle file in any format e2opt reads (formats/: detected from the content);
+    raise PuzzleError naming the file and line."""
+    from .formats.detect import parse_any_puzzle
+
     path = str(path)
     try:
         text = read_user_text(path, PUZZLE_LIMIT_MB)
     except UnreadableFile as exc:
         raise PuzzleError(path, None, str(exc)) from None
-    return parse_puzzle(text, path)
+    return parse_any_puzzle(text, path)
 
 
 def read_puzzle_cached(path: str | os.PathLike) -> Puzzle:

@@ -11,6 +11,8 @@ from .bks import best_known
 from .board import read_board, rule_violations, score
 from .errors import BoardError, E2optError
 from .events import read_events
+from .formats.official import clue_convention
+from .formats.viewer import viewer_url
 from .plots import refresh_plots
 from .puzzle import read_puzzle
 from .runfolder import load_run_config, require
@@ -105,7 +107,9 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
     events = summarise_events(run_dir)
     best_score = score(puzzle, best) if best is not None else None
     stats = events.last_stats or events.last_end or {}
-    lines = [f"run {run_dir.name}: {puzzle.name} seed {cfg.seed}, {_status(run_dir, events)}"]
+    clues = clue_convention(puzzle)
+    label = f"{puzzle.name} (clues {clues})" if clues else puzzle.name
+    lines = [f"run {run_dir.name}: {label} seed {cfg.seed}, {_status(run_dir, events)}"]
     if best_score is None:
         lines.append("no best board yet")
     else:
@@ -133,4 +137,7 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
     if plots:
         refresh_plots(run_dir, puzzle, best)
         lines.append(f"plots: {run_dir / 'score.png'}" + (f", {run_dir / 'best.svg'}" if best else ""))
+    url = None if best is None else viewer_url(puzzle, best)
+    if url:
+        lines.append(f"viewer: {url}")
     return "\n".join(lines)

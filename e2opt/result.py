@@ -11,6 +11,7 @@ from .bks import best_known
 from .board import Board, write_board
 from .events import EventLog
 from .fsutil import atomic_write_text
+from .puzzle import Puzzle
 from .runfolder import BEST, RESULT
 from .search.schedule import add_totals
 
@@ -39,6 +40,8 @@ class Result:
     intensifications: int = 0
     best_board: Board | None = field(default=None, repr=False)
     workers: list[dict] | None = None  # per-worker figures
+    clues: str | None = None  # the official set's clue convention ('1/5' starter-only, '5/5' strict)
+    viewer_url: str | None = None  # the best board as a link to the community viewer (formats/viewer.py)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -47,16 +50,25 @@ class Result:
             data.pop("workers")
         return data
 
+    def label(self, puzzle: Puzzle) -> None:
+        """Set the clue convention and the viewer link of the best board (before result.json is written)."""
+        from .formats.official import clue_convention
+        from .formats.viewer import viewer_url
+
+        self.clues = clue_convention(puzzle)
+        self.viewer_url = None if self.best_board is None else viewer_url(puzzle, self.best_board)
+
     def summary(self) -> str:
         """Two lines for people: the score and how it was reached, then the run folder."""
         known = ""
         if self.best_known is not None:
             known = f" (best known {self.best_known}, gap {self.best_known - self.best_score})"
+        clues = f" (clues {self.clues})" if self.clues else ""
         return (
-            f"{self.instance} seed {self.seed}: {self.best_score}/{self.max_score}{known}; "
+            f"{self.instance}{clues} seed {self.seed}: {self.best_score}/{self.max_score}{known}; "
             f"{self.iterations} moves ({self.moves_per_s:,.0f}/s), best after {self.time_to_best_s:.1f} s, "
             f"{self.wall_s:.1f} s wall, {self.cpu_s:.1f} s CPU; stopped by {self.stop_reason}\n"
-            f"run folder: {self.run_dir}"
+            f"run folder: {self.run_dir}" + (f"\nviewer: {self.viewer_url}" if self.viewer_url else "")
         )
 
 
@@ -116,6 +128,7 @@ def finish(team: Team, events: EventLog) -> Result:
         best_board=team.best_board,
         workers=worker_figures(team),
     )
+    result.label(puzzle)
     events.write(
         "end",
         **{k: v for k, v in result.to_json().items() if k not in ("construction", "workers")},

@@ -118,7 +118,7 @@ class SolveCmd(Command):
             raise E2optError(f"--time-limit {args.time_limit}: must be a positive number of seconds")
         puzzle = read_puzzle(args.puzzle)
         writer = BoardWriter(args.output, puzzle.name) if args.output else None
-        start = read_board(args.start) if args.start else None
+        start = read_board(args.start, puzzle) if args.start else None
         if start is not None:
             try:
                 checked_score(puzzle, start)

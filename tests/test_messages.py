@@ -490,7 +490,7 @@ def test_search_bounds_accept_their_edges():
 
 EXACT = {
     "empty file": "p.txt, line 1: missing header 'rows cols' (the file is empty)",
-    "header with three numbers": "p.txt, line 1: bad header: expected 'rows cols', got 3 tokens",
+    "header with four numbers": "p.txt, line 1: bad header: expected 'rows cols', got 4 tokens",
     "header not a number": "p.txt, line 1: 'x' is not a non-negative integer",
     "too few pieces": "p.txt, line 9: wrong number of pieces: 3x3 needs 9, the file has 8",
     "too many pieces": "p.txt, line 11: wrong number of pieces: 3x3 needs 9, the file has 10",

@@ -63,7 +63,7 @@ def lines_with(replace: dict[int, str] | None = None, extra: str = "", drop: int
 # (case, file text, line the message must name, words the message must contain)
 MALFORMED = [
     ("empty file", "", 1, "missing header"),
-    ("header with three numbers", lines_with({1: "3 3 3"}), 1, "bad header"),
+    ("header with four numbers", lines_with({1: "3 3 3 3"}), 1, "bad header"),  # three: Dave Clark's format
     ("header not a number", lines_with({1: "3 x"}), 1, "'x' is not a non-negative integer"),
     ("too few pieces", lines_with(drop=10), 9, "wrong number of pieces"),
     ("too many pieces", lines_with(extra="3 4 3 4\n"), 11, "wrong number of pieces"),

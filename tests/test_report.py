@@ -44,7 +44,8 @@ def test_finished_run_reads_the_stop_reason_from_result_json(tmp_path):
     run_dir = make_run(tmp_path, EVENTS, json.dumps({"stop_reason": "max_iterations (121)"}))
     lines = run_report(run_dir, plots=False).splitlines()
     assert lines[0] == "run run: tiny seed 0, finished, stopped by max_iterations (121)"
-    assert lines[1:] == [
+    assert lines[-1].startswith("viewer: https://e2.bucas.name/#puzzle=tiny&board_w=3&board_h=3&board_edges=")
+    assert lines[1:-1] == [
         "best 12/12",
         "best found at 1.5 s wall, move 120",
         "last seen at 1.0 s wall, 0.9 s CPU, move 90, 100 moves/s",

@@ -21,7 +21,7 @@ from ..puzzle import Puzzle, read_puzzle
 
 def board_from_file(puzzle: Puzzle, path: str) -> Board:
     """A warm start: the .board file, checked against the puzzle's hard rules first."""
-    board = read_board(path)
+    board = read_board(path, puzzle)
     problems = rule_violations(puzzle, board)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
