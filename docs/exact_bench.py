@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from e2opt.core.generate import generate  # noqa: E402
+from e2opt.core.puzzle import Puzzle, read_puzzle  # noqa: E402
 from e2opt.exact.solve import DEFAULT_ORDER, SolveOptions, solve  # noqa: E402
-from e2opt.generate import generate  # noqa: E402
-from e2opt.puzzle import Puzzle, read_puzzle  # noqa: E402
 
 SET1 = ROOT / "instances" / "brendan_set1"
 # Paper 000's instance names give the colours per size (E_7_1.b6i6, E_9_3.b11i12, E_10_5.b14i14, ...).

@@ -21,18 +21,18 @@ import time
 
 import numpy as np
 
-from e2opt.bench import search_once
-from e2opt.board import random_board, read_board
-from e2opt.config import (
+from e2opt.bench.runs import search_once
+from e2opt.config.sections import (
     BorderMoveConfig,
     MovesConfig,
     RegionMoveConfig,
     SearchConfig,
     TsrMoveConfig,
 )
-from e2opt.loader import load_config
-from e2opt.puzzle import read_puzzle
-from e2opt.region_model import solve_region
+from e2opt.core.board import random_board, read_board
+from e2opt.core.puzzle import read_puzzle
+from e2opt.cpsat.region_model import solve_region
+from e2opt.engine.loader import load_config
 from e2opt.search.tabu import TabuSearch, warm_up
 
 _OFF = ["search.moves.tsr=null", "search.moves.region=null", "search.moves.border=null"]

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from e2opt.events import read_events
+from e2opt.engine.events import read_events
 
 
 def rss_mb(pid: int) -> float | None:

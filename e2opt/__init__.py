@@ -1,9 +1,9 @@
 """e2opt: edge-matching puzzles (Eternity II): CP-SAT construction + very large neighbourhood tabu search."""
 
-from .board import Board, read_board, score, write_board
-from .config import RunConfig
-from .loader import load_config
-from .puzzle import Puzzle, read_puzzle, write_puzzle
+from .config.sections import RunConfig
+from .core.board import Board, read_board, score, write_board
+from .core.puzzle import Puzzle, read_puzzle, write_puzzle
+from .engine.loader import load_config
 
 __all__ = [
     "Board",
@@ -21,6 +21,6 @@ __all__ = [
 
 def solve(config, **kwargs):
     """Run construct + search for a RunConfig (or a config file path); returns the run's Result."""
-    from .run import solve as _solve
+    from .engine.run import solve as _solve
 
     return _solve(config, **kwargs)

@@ -7,9 +7,9 @@ import itertools
 
 import numpy as np
 
-from e2opt.board import Board, score
 from e2opt.construct.order import DC, DR, FillOrder
-from e2opt.puzzle import Puzzle
+from e2opt.core.board import Board, score
+from e2opt.core.puzzle import Puzzle
 
 
 class _Enough(Exception):

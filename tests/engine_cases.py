@@ -52,7 +52,7 @@ def case_config(name: str, workers: int, folder: Path) -> Path:
 def fingerprint(config: Path) -> dict[str, Any]:
     """Run the config and keep what must not change: score, moves, best board, the new bests in order."""
     import e2opt
-    from e2opt.events import read_events
+    from e2opt.engine.events import read_events
 
     run = getattr(e2opt, "run", None)
     result = run(config) if callable(run) else e2opt.solve(config)

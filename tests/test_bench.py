@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2opt.bench import (
+from e2opt.bench.runs import (
     QualityRow,
     ThroughputRow,
     Trace,
@@ -15,11 +15,11 @@ from e2opt.bench import (
     run_quality,
     throughput,
 )
-from e2opt.board import random_board, score
-from e2opt.cli import main
-from e2opt.config import SearchConfig
-from e2opt.errors import E2optError
-from e2opt.puzzle import read_puzzle
+from e2opt.cli.main import main
+from e2opt.config.sections import SearchConfig
+from e2opt.core.board import random_board, score
+from e2opt.core.errors import E2optError
+from e2opt.core.puzzle import read_puzzle
 from tests.conftest import INSTANCES, SET1
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from conftest import BOARDS, INSTANCES, SET1, TINY_BOARD, TINY_PUZZLE, puzzle_for_board
 
-from e2opt.board import (
+from e2opt.core.board import (
     cell_mismatches,
     format_board,
     mismatches,
@@ -19,9 +19,9 @@ from e2opt.board import (
     score,
     write_board,
 )
-from e2opt.errors import BoardError
-from e2opt.generate import generate
-from e2opt.puzzle import parse_puzzle, read_puzzle
+from e2opt.core.errors import BoardError
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import parse_puzzle, read_puzzle
 
 SHIPPED_BOARDS = sorted(BOARDS.glob("*.board")) + sorted((SET1 / "solutions").glob("*.board"))
 

@@ -13,9 +13,9 @@ import pytest
 import yaml
 from conftest import INSTANCES, SET1, e2opt
 
-from e2opt import runfolder as run_module
-from e2opt.errors import E2optError
-from e2opt.run import make_run_dir
+from e2opt.core.errors import E2optError
+from e2opt.engine import runfolder as run_module
+from e2opt.engine.run import make_run_dir
 from e2opt.sweep import create_sweep, load_sweep
 
 UNSOLVED = INSTANCES / "meta2010_10x10.txt"  # not solved within seconds: time budgets decide when runs stop

@@ -10,17 +10,17 @@ import pytest
 from conftest import INSTANCES, SET1
 from construct_reference import best_gain_codes, brute_force_best, reference_dfs, stack_after
 
-from e2opt.board import format_board
-from e2opt.config_construct import BacktrackConfig, BeamConfig
+from e2opt.config.construct import BacktrackConfig, BeamConfig
 from e2opt.construct import backtrack_kernel as kernel
 from e2opt.construct.backtrack import allowance, breaks_of, quota_minimum, rules_for, run_backtrack
 from e2opt.construct.beam import board_from_codes, run_beam
 from e2opt.construct.order import ORDERS, make_order
 from e2opt.construct.scan import build_backtrack, build_beam
 from e2opt.construct.tables import build_tables
-from e2opt.generate import generate
-from e2opt.puzzle import format_puzzle, read_puzzle
-from e2opt.verify import verify_texts
+from e2opt.core.board import format_board
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import format_puzzle, read_puzzle
+from e2opt.core.verify import verify_texts
 
 
 def assert_valid(puzzle, board) -> int:
@@ -272,8 +272,8 @@ def test_schedule_fractions_and_absolute_depths():
 def test_a_bad_schedule_is_a_config_error(tmp_path, breaks, words):
     import yaml
 
-    from e2opt.errors import ConfigError
-    from e2opt.loader import load_config
+    from e2opt.core.errors import ConfigError
+    from e2opt.engine.loader import load_config
 
     path = tmp_path / "c.yaml"
     data = {
@@ -288,8 +288,8 @@ def test_a_bad_schedule_is_a_config_error(tmp_path, breaks, words):
 
 
 def test_beam_and_backtrack_sections_reject_unknown_keys(tmp_path):
-    from e2opt.errors import ConfigError
-    from e2opt.loader import load_config
+    from e2opt.core.errors import ConfigError
+    from e2opt.engine.loader import load_config
 
     path = tmp_path / "c.yaml"
     path.write_text(f"instance: {INSTANCES / 'eternity2.txt'}\nconstruct:\n  beam:\n    widht: 3\n")
@@ -314,7 +314,7 @@ def test_finish_by_cpsat_places_the_left_pieces_exactly():
 
 @pytest.mark.parametrize("method", ["beam", "backtrack"])
 def test_bench_construct_prints_a_table_per_budget_and_seed(tmp_path, capsys, method):
-    from e2opt.cli import main
+    from e2opt.cli.main import main
 
     path = tmp_path / "c.yaml"
     path.write_text(f"instance: {INSTANCES / 'clue1_6x6.txt'}\nconstruct:\n  method: {method}\n")
@@ -334,8 +334,8 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
 
     import yaml
 
-    from e2opt.loader import load_config
-    from e2opt.run import run_config
+    from e2opt.engine.loader import load_config
+    from e2opt.engine.run import run_config
 
     data = {
         "instance": str(SET1 / "set1_07x07.txt"),
@@ -354,7 +354,7 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
 
 
 def test_the_run_says_when_the_construction_finished_a_partial_board():
-    from e2opt.run import _construction_line
+    from e2opt.engine.run import _construction_line
 
     info = {"method": "backtrack", "score": 455, "finish": "beam width 8", "best_depth": 236, "depth": 255}
     line = _construction_line({**info, "score_before_finish": 432}, 480)

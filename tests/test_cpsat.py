@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 from ortools.sat.python import cp_model
 
-from e2opt.board import Board, format_board, join_matches, read_board, rule_violations, score
-from e2opt.config_construct import CpSatConfig
+from e2opt.config.construct import CpSatConfig
 from e2opt.construct import cpsat
 from e2opt.construct.cpsat import construct_cpsat
 from e2opt.construct.cpsat_model import (
@@ -23,11 +22,12 @@ from e2opt.construct.cpsat_model import (
     symmetry_applies,
 )
 from e2opt.construct.order import spiral as spiral_order
-from e2opt.errors import E2optError
-from e2opt.generate import generate
-from e2opt.puzzle import Puzzle, format_puzzle, read_puzzle
-from e2opt.run import _construction_line
-from e2opt.verify import verify_texts
+from e2opt.core.board import Board, format_board, join_matches, read_board, rule_violations, score
+from e2opt.core.errors import E2optError
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Puzzle, format_puzzle, read_puzzle
+from e2opt.core.verify import verify_texts
+from e2opt.engine.run import _construction_line
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 SET1 = INSTANCES / "brendan_set1"
@@ -433,7 +433,7 @@ def test_restarts_draw_new_relaxed_cells_until_one_round_solves():
 
 
 def test_an_error_inside_the_solver_thread_reaches_the_caller():
-    from e2opt.construct.cpsat import solve_interruptibly
+    from e2opt.cpsat.solver import solve_interruptibly
 
     class Broken:
         def solve(self, model):

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from e2opt.resume import resume_run
+from e2opt.engine.resume import resume_run
 from tests.engine_cases import CASES, DATA, case_config, fingerprint
 
 BEFORE = json.loads((DATA / "fingerprints.json").read_text())

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from conftest import SET1, e2opt, solve_process
 
-from e2opt.board import Board, random_board, score, write_board
+from e2opt.core.board import Board, random_board, score, write_board
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Puzzle, read_puzzle, write_puzzle
+from e2opt.core.verify import verify_files
 from e2opt.exact.optimum import best_board
-from e2opt.generate import generate
-from e2opt.puzzle import Puzzle, read_puzzle, write_puzzle
-from e2opt.verify import verify_files
 
 RIM = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour of sides t, r, b, l
 

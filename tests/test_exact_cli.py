@@ -7,8 +7,8 @@ import signal
 import pytest
 from conftest import SET1, e2opt, solve_process
 
-from e2opt.cli import main
-from e2opt.verify import verify_files
+from e2opt.cli.main import main
+from e2opt.core.verify import verify_files
 
 PUZZLE = SET1 / "set1_03x04.txt"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import SET1, e2opt
 
-from e2opt.errors import E2optError
+from e2opt.core.errors import E2optError
+from e2opt.core.puzzle import read_puzzle
 from e2opt.exact.compare import compare, format_compare
-from e2opt.puzzle import read_puzzle
 
 
 def test_every_combination_counts_the_same_solutions_and_static_orders_ignore_values():

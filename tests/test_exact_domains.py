@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from e2opt.board import format_board
+from e2opt.core.board import format_board
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Hint, Puzzle
 from e2opt.exact.dfs import DONE, SOLUTION
 from e2opt.exact.domains import DomainSearch
 from e2opt.exact.model import build_model
 from e2opt.exact.reference import reference_domains, reference_search
 from e2opt.exact.solve import SolveOptions, solve
-from e2opt.generate import generate
-from e2opt.puzzle import Hint, Puzzle
 
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (3, 3, 2, 3, 5), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
 SHAPES = [(3, 3, 2, 3), (3, 4, 2, 3), (4, 4, 2, 3)]  # rows, cols, frame colours, inner colours
@@ -102,9 +102,9 @@ def test_fewer_nodes_than_plain_dfs_on_a_larger_puzzle():
 
 
 def test_more_colours_than_a_word_holds_is_a_user_error_and_not_the_default(tmp_path, capsys):
-    from e2opt.cli import main
-    from e2opt.errors import E2optError
-    from e2opt.puzzle import format_puzzle
+    from e2opt.cli.main import main
+    from e2opt.core.errors import E2optError
+    from e2opt.core.puzzle import format_puzzle
 
     puzzle, _ = generate(12, 12, 4, 70, 0)
     path = tmp_path / "many.txt"

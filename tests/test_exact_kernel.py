@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from e2opt.board import format_board
+from e2opt.core.board import format_board
+from e2opt.core.generate import generate
 from e2opt.exact.model import build_model
 from e2opt.exact.reference import reference_search
 from e2opt.exact.search import DONE, SOLUTION, KernelSearch
-from e2opt.generate import generate
 
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (3, 3, 2, 3, 5), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
 

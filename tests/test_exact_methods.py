@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from conftest import SET1
 
-from e2opt.board import format_board
+from e2opt.core.board import format_board
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Hint, Puzzle, format_puzzle, read_puzzle
+from e2opt.core.verify import verify_texts
 from e2opt.exact.reference import reference_search
 from e2opt.exact.solve import SolveOptions, solve
 from e2opt.exact.symmetry import orbit, rotation_group
-from e2opt.generate import generate
-from e2opt.puzzle import Hint, Puzzle, format_puzzle, read_puzzle
-from e2opt.verify import verify_texts
 
 METHODS = ["colorpairs", "dfs", "domains", "scan", "chessboard", "cpsat"]
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
@@ -127,7 +127,7 @@ def test_a_search_stopped_by_the_limit_never_claims_completeness(method):
 
 
 def test_bad_options_are_user_errors():
-    from e2opt.errors import E2optError
+    from e2opt.core.errors import E2optError
 
     for opts in [
         SolveOptions("magic"),

@@ -7,13 +7,13 @@ from functools import cache
 import pytest
 from conftest import SET1
 
-from e2opt.board import format_board
-from e2opt.errors import E2optError
+from e2opt.core.board import format_board
+from e2opt.core.errors import E2optError
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Hint, Puzzle, read_puzzle
 from e2opt.exact.reference import reference_search
 from e2opt.exact.scan import SCAN_ORDERS, ScanSearch, luby
 from e2opt.exact.solve import SolveOptions, solve
-from e2opt.generate import generate
-from e2opt.puzzle import Hint, Puzzle, read_puzzle
 
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11), (3, 5, 2, 2, 4)]
 

@@ -11,19 +11,19 @@ import numpy as np
 import pytest
 from conftest import BOARDS, INSTANCES, SET1
 
-from e2opt.board import Board, read_board, score
-from e2opt.errors import E2optError
-from e2opt.formats import anjou, blackwood, brendan, clark, csvfmt
-from e2opt.formats.detect import (
+from e2opt.core.board import Board, read_board, score
+from e2opt.core.errors import E2optError
+from e2opt.core.formats import anjou, blackwood, brendan, clark, csvfmt
+from e2opt.core.formats.detect import (
     BOARD_WRITERS,
     PUZZLE_WRITERS,
     board_format,
     parse_any_board,
     parse_any_puzzle,
 )
-from e2opt.generate import generate
-from e2opt.puzzle import Puzzle, read_puzzle
-from e2opt.verify import verify_texts
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Puzzle, read_puzzle
+from e2opt.core.verify import verify_texts
 
 DATA = Path(__file__).parent / "data"
 SHIPPED = sorted(INSTANCES.glob("*.txt")) + sorted(SET1.glob("*.txt"))
@@ -125,7 +125,7 @@ def test_blackwood_sample_of_the_viewer_reads_as_a_valid_467() -> None:
 
 
 def _board_text(board: Board) -> str:
-    from e2opt.board import format_board
+    from e2opt.core.board import format_board
 
     return format_board(board)
 
@@ -170,7 +170,7 @@ def test_content_detection() -> None:
 
 def test_run_and_solve_take_community_files_directly(tmp_path: Path) -> None:
     """A CSV puzzle with a Blackwood warm start runs; solve reads a Clark puzzle; no conversion first."""
-    from e2opt.cli import main
+    from e2opt.cli.main import main
 
     puzzle, solution = generate(4, 4, 2, 3, 11, 0)
     csv_path, start = tmp_path / "p.csv", tmp_path / "start.txt"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import INSTANCES, e2opt
 
-from e2opt.formats.official import clue_convention, clue_label, numbering, official_numbering
-from e2opt.puzzle import Hint, Puzzle, parse_puzzle, read_puzzle
+from e2opt.core.formats.official import clue_convention, clue_label, numbering, official_numbering
+from e2opt.core.puzzle import Hint, Puzzle, parse_puzzle, read_puzzle
 
 DATA = Path(__file__).parent / "data"
 
@@ -88,14 +88,14 @@ def test_info_names_the_official_set_and_the_convention() -> None:
 
 
 def test_bench_tables_name_the_clue_convention() -> None:
-    from e2opt.bench import QualityRow, format_quality
+    from e2opt.bench.runs import QualityRow, format_quality
 
     row = QualityRow("eternity2", 480, 470, (1,), (440,), (3e4,), 60.0, "1/5")
     assert format_quality([row]).splitlines()[-1].startswith("eternity2 clues 1/5 ")
 
 
 def test_info_lists_the_mapping_of_a_reordered_set() -> None:
-    from e2opt.formats.official import describe
+    from e2opt.core.formats.official import describe
 
     base = read_puzzle(INSTANCES / "eternity2.txt")
     lines = ["16 16"] + [

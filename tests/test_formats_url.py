@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from conftest import BOARDS, INSTANCES, SET1, e2opt
 
-from e2opt.board import format_board, read_board
-from e2opt.cli import main
-from e2opt.formats.viewer import viewer_url
-from e2opt.generate import generate
-from e2opt.puzzle import read_puzzle
-from e2opt.verify import verify_texts
+from e2opt.cli.main import main
+from e2opt.core.board import format_board, read_board
+from e2opt.core.formats.viewer import viewer_url
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import read_puzzle
+from e2opt.core.verify import verify_texts
 
 DATA = Path(__file__).parent / "data"
 
@@ -75,7 +75,7 @@ def check_link(url: str, puzzle_path: Path, board_text: str) -> dict[str, str]:
 
 
 def read_board_text(text: str):
-    from e2opt.board import parse_board
+    from e2opt.core.board import parse_board
 
     return parse_board(text)
 
@@ -115,7 +115,7 @@ def test_links_of_other_puzzles(tmp_path: Path) -> None:
         assert "board_pieces" not in p
     puzzle, solution = generate(5, 7, 2, 30, 4, 0)  # colour ids past 'z': dense letters
     path = tmp_path / "wide.txt"
-    from e2opt.puzzle import write_puzzle
+    from e2opt.core.puzzle import write_puzzle
 
     write_puzzle(puzzle, path)
     check_link(viewer_url(read_puzzle(path), solution), path, format_board(solution))
@@ -154,7 +154,7 @@ def test_verify_and_render_print_the_link(tmp_path: Path) -> None:
 
 def test_links_are_read_back_as_boards(tmp_path: Path) -> None:
     """verify, render and convert read a link (a file holding it) as the board it shows."""
-    from e2opt.formats.detect import board_format, parse_any_board
+    from e2opt.core.formats.detect import board_format, parse_any_board
 
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
     for board_path in sorted(BOARDS.glob("eternity2_*.board"))[:4]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from e2opt.board import format_board, rule_violations, score
-from e2opt.errors import E2optError
-from e2opt.generate import generate
-from e2opt.puzzle import INNER, format_puzzle, parse_puzzle
-from e2opt.verify import verify_texts
+from e2opt.core.board import format_board, rule_violations, score
+from e2opt.core.errors import E2optError
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import INNER, format_puzzle, parse_puzzle
+from e2opt.core.verify import verify_texts
 
 SHAPES = [(2, 2, 2, 0), (2, 3, 2, 0), (2, 9, 3, 0), (3, 3, 2, 2), (3, 8, 3, 3), (4, 4, 2, 3), (6, 5, 3, 5)]
 SHAPES += [(8, 8, 4, 6), (10, 12, 4, 10), (16, 16, 5, 17)]
@@ -93,7 +93,7 @@ def test_parameters_that_cannot_work_are_clear_errors(args, words):
 
 def test_resampling_is_bounded_and_then_a_clear_error(monkeypatch):
     """4x4 with 2+2 colours has enough shapes but needs many resampling rounds for seed 0."""
-    monkeypatch.setattr("e2opt.generate.MAX_RESAMPLE_ROUNDS", 2)
+    monkeypatch.setattr("e2opt.core.generate.MAX_RESAMPLE_ROUNDS", 2)
     with pytest.raises(E2optError, match=r"too few colours for distinct pieces.*after 2 resampling rounds"):
         generate(4, 4, 2, 2, seed=0)
 

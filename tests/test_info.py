@@ -7,11 +7,11 @@ import re
 import pytest
 from conftest import INSTANCES, ROOT, SET1, TINY_PUZZLE
 
-from e2opt.bks import best_known, table
-from e2opt.generate import generate
-from e2opt.info import describe
-from e2opt.puzzle import parse_puzzle, read_puzzle
-from e2opt.verify import verify_files
+from e2opt.core.bks import best_known, table
+from e2opt.core.generate import generate
+from e2opt.core.info import describe
+from e2opt.core.puzzle import parse_puzzle, read_puzzle
+from e2opt.core.verify import verify_files
 
 
 def test_package_copy_of_bks_csv_equals_the_instances_copy():

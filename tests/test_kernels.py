@@ -7,10 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
-from e2opt.board import Board, random_board, rule_violations, score
-from e2opt.config import SearchConfig
-from e2opt.generate import generate
-from e2opt.puzzle import read_puzzle
+from e2opt.config.sections import SearchConfig
+from e2opt.core.board import Board, random_board, rule_violations, score
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import read_puzzle
 from e2opt.search import kernels
 from e2opt.search.assignment import reassign
 from e2opt.search.flat import FlatPuzzle
@@ -98,7 +98,7 @@ def test_move_equals_reference_on_real_puzzle_with_hint():
 
 
 def test_recompute_matches_verifier_and_cell_mismatches():
-    from e2opt.board import cell_mismatches
+    from e2opt.core.board import cell_mismatches
 
     puzzle = read_puzzle(INSTANCES / "clue2_6x12.txt")
     flat = FlatPuzzle.of(puzzle)

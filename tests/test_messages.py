@@ -17,16 +17,16 @@ import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE
 from test_puzzle import MALFORMED
 
-from e2opt import fsutil
-from e2opt.board import Board, cell_mismatches, parse_board, write_board
-from e2opt.config import OutputConfig, RunConfig, SearchConfig, StopConfig
-from e2opt.config_construct import CpSatConfig
-from e2opt.configload import _type_name, set_dotted, yaml_load
-from e2opt.errors import BoardError, ConfigError, PuzzleError
-from e2opt.loader import load_config, parse_override, read_config_data
-from e2opt.puzzle import parse_puzzle, read_puzzle_cached, rotate
-from e2opt.stop import AnyOf, Clock, Interrupted, MaxCpuTime, Status
-from e2opt.verify import verify_files
+from e2opt.config.construct import CpSatConfig
+from e2opt.config.schema import _type_name, set_dotted, yaml_load
+from e2opt.config.sections import OutputConfig, RunConfig, SearchConfig, StopConfig
+from e2opt.core import fsutil
+from e2opt.core.board import Board, cell_mismatches, parse_board, write_board
+from e2opt.core.errors import BoardError, ConfigError, PuzzleError
+from e2opt.core.puzzle import parse_puzzle, read_puzzle_cached, rotate
+from e2opt.core.verify import verify_files
+from e2opt.engine.loader import load_config, parse_override, read_config_data
+from e2opt.search.stop import AnyOf, Clock, Interrupted, MaxCpuTime, Status
 
 
 @pytest.fixture
@@ -398,7 +398,7 @@ def test_board_comments_and_default_name():
 
 
 def test_verify_reports_every_broken_rule_in_order():
-    from e2opt.verify import parse_board_text, parse_puzzle_text, verify
+    from e2opt.core.verify import parse_board_text, parse_puzzle_text, verify
 
     puzzle = parse_puzzle_text(TINY_PUZZLE.replace("2 0 0 1\n", "0 0 0 1\n") + "hint 7 1 1 2\n")
     board = parse_board_text("3 3\n9:0 9:1 0:3\n4:0 7:0 4:0\n1:1 2:0 8:5\n")
@@ -446,7 +446,7 @@ def test_a_warm_start_board_path_resolves_against_the_config_folder(tmp_path):
 
 
 def test_config_data_that_is_not_a_mapping():
-    from e2opt.loader import config_from_dict
+    from e2opt.engine.loader import config_from_dict
 
     with pytest.raises(ConfigError) as caught:
         config_from_dict(["instance"], "c.yaml")
@@ -546,7 +546,7 @@ def test_puzzle_details_beyond_the_messages():
 
 
 def test_verify_checks_every_cell_after_a_bad_rotation():
-    from e2opt.verify import parse_board_text, parse_puzzle_text, verify
+    from e2opt.core.verify import parse_board_text, parse_puzzle_text, verify
 
     board = parse_board_text("3 3\n5:4 3:1 0:7\n4:0 7:2 6:2\n1:1 2:0 8:0\n")
     assert verify(parse_puzzle_text(TINY_PUZZLE), board).problems == [
@@ -563,7 +563,7 @@ def test_board_error_names_the_first_extra_row():
 
 
 def test_write_puzzle_writes_what_format_puzzle_says(tmp_path):
-    from e2opt.puzzle import format_puzzle, write_puzzle
+    from e2opt.core.puzzle import format_puzzle, write_puzzle
 
     puzzle = parse_puzzle(TINY_PUZZLE.replace(" 4", " 40") + "hint 7 1 1 2\n")
     write_puzzle(puzzle, tmp_path / "w.txt")
@@ -581,7 +581,7 @@ def test_type_name_of_something_without_a_name_is_its_text():
 def test_an_unsupported_field_type_or_a_plain_value_error_in_a_config_class():
     from dataclasses import dataclass
 
-    from e2opt.configload import build
+    from e2opt.config.schema import build
 
     @dataclass(frozen=True)
     class Odd:
@@ -665,7 +665,7 @@ VERIFY_ERRORS = [
 
 @pytest.mark.parametrize(("text", "kind", "message"), VERIFY_ERRORS)
 def test_the_verifiers_own_reader_messages_in_full(text, kind, message):
-    from e2opt.verify import parse_board_text, parse_puzzle_text
+    from e2opt.core.verify import parse_board_text, parse_puzzle_text
 
     reader = parse_puzzle_text if kind == "puzzle" else parse_board_text
     with pytest.raises(PuzzleError if kind == "puzzle" else BoardError) as caught:
@@ -676,7 +676,7 @@ def test_the_verifiers_own_reader_messages_in_full(text, kind, message):
 
 
 def test_the_verifiers_default_names_and_comments():
-    from e2opt.verify import parse_puzzle_text, verify_texts
+    from e2opt.core.verify import parse_puzzle_text, verify_texts
 
     with pytest.raises(PuzzleError, match=r"^<puzzle>, line 1: "):
         verify_texts("x", TINY_BOARD)
@@ -687,7 +687,7 @@ def test_the_verifiers_default_names_and_comments():
 
 
 def test_random_board_keeps_a_hinted_piece_zero_in_place():
-    from e2opt.board import random_board, rule_violations
+    from e2opt.core.board import random_board, rule_violations
 
     puzzle = parse_puzzle(TINY_PUZZLE + "hint 0 2 2 0\n")  # piece 0 is a corner: bottom-right, as it comes
     for seed in range(5):

@@ -8,8 +8,8 @@ import io
 import numpy as np
 import pytest
 
-from e2opt.board import Board, random_board, score
-from e2opt.config import (
+from e2opt.config.schema import build
+from e2opt.config.sections import (
     AcceptanceConfig,
     BorderMoveConfig,
     MovesConfig,
@@ -19,13 +19,13 @@ from e2opt.config import (
     SearchConfig,
     TsrMoveConfig,
 )
-from e2opt.configload import build
-from e2opt.errors import ConfigError
-from e2opt.generate import generate
+from e2opt.core.board import Board, random_board, score
+from e2opt.core.errors import ConfigError
+from e2opt.core.generate import generate
 from e2opt.search.moves.border import frame_ring
 from e2opt.search.state import SearchState
+from e2opt.search.stop import AnyOf, Clock, MaxIterations
 from e2opt.search.tabu import TabuSearch
-from e2opt.stop import AnyOf, Clock, MaxIterations
 
 SOLO = {
     "assignment": MovesConfig(),
@@ -246,7 +246,7 @@ def test_hint_cells_never_move():
 def test_report_shows_per_move_lines(tmp_path):
     from test_report import EVENTS, make_run
 
-    from e2opt.report import run_report
+    from e2opt.engine.report import run_report
 
     moves = {
         "assignment": {"calls": 900, "cpu_s": 1.2, "gain": 30, "improved": 40, "share": 0.8},

@@ -7,7 +7,7 @@ import pytest
 from conftest import e2opt
 from test_runfolder import one_error_line
 
-from e2opt.fsutil import atomic_write_text
+from e2opt.core.fsutil import atomic_write_text
 
 GEN = ("generate", "--rows", "4", "--cols", "4", "--frame-colours", "2", "--inner-colours", "3")
 

@@ -6,8 +6,8 @@ import io
 
 from conftest import SET1
 
-from e2opt.loader import config_from_dict
-from e2opt.progress import Progress, format_clock
+from e2opt.engine.loader import config_from_dict
+from e2opt.engine.progress import Progress, format_clock
 
 
 class FakeTerminal(io.StringIO):

@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from e2opt.board import Board, random_board, rule_violations, score
-from e2opt.generate import generate
-from e2opt.puzzle import Puzzle
-from e2opt.region_model import solve_region
+from e2opt.core.board import Board, random_board, rule_violations, score
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Puzzle
+from e2opt.cpsat.region_model import solve_region
 
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 

@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 import yaml
 
-from e2opt.board import Board, format_board, join_matches, rule_violations, score
-from e2opt.config_construct import RegionsConfig
+from e2opt.config.construct import RegionsConfig
 from e2opt.construct import regions as regions_mod
 from e2opt.construct.region_pieces import fill_region, possible_joins
 from e2opt.construct.regions import construct_regions, region_list
-from e2opt.errors import ConfigError
-from e2opt.generate import generate
-from e2opt.loader import load_config
-from e2opt.puzzle import GREY, Puzzle, format_puzzle, read_puzzle
-from e2opt.run import run_config
-from e2opt.verify import verify_texts
+from e2opt.core.board import Board, format_board, join_matches, rule_violations, score
+from e2opt.core.errors import ConfigError
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import GREY, Puzzle, format_puzzle, read_puzzle
+from e2opt.core.verify import verify_texts
+from e2opt.engine.loader import load_config
+from e2opt.engine.run import run_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SET1 = ROOT / "instances" / "brendan_set1"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import TINY_BOARD, TINY_PUZZLE
 
-from e2opt.cli import main
-from e2opt.config import RunConfig
-from e2opt.plots import score_series
-from e2opt.report import run_report, summarise_events
+from e2opt.cli.main import main
+from e2opt.config.sections import RunConfig
+from e2opt.engine.plots import score_series
+from e2opt.engine.report import run_report, summarise_events
 
 EVENTS = [
     {"event": "start", "instance": "tiny", "seed": 0, "max_score": 12},
@@ -118,7 +118,7 @@ def test_report_and_plots_stream_the_events(tmp_path):
 
 
 def test_bytes_that_are_not_utf8_in_events_are_skipped_like_a_torn_line(tmp_path):
-    from e2opt.events import EVENTS, read_events
+    from e2opt.engine.events import EVENTS, read_events
 
     (tmp_path / EVENTS).write_bytes(
         b'{"event":"start"}\n{"event":"best","score":\xff\xfe}\n{"event":"end"}\n'

@@ -15,18 +15,18 @@ import numpy as np
 import pytest
 import yaml
 
-from e2opt import fsutil
-from e2opt.board import random_board, read_board, score
-from e2opt.checkpoint import CHECKPOINT, PREVIOUS, CheckpointError, load_checkpoint, save_checkpoint
-from e2opt.errors import ConfigError
-from e2opt.events import read_events
-from e2opt.loader import load_config
-from e2opt.puzzle import read_puzzle
-from e2opt.resume import AlreadyFinished, resume_run
-from e2opt.run import run_config
-from e2opt.runfolder import make_run_dir
+from e2opt.core import fsutil
+from e2opt.core.board import random_board, read_board, score
+from e2opt.core.errors import ConfigError
+from e2opt.core.puzzle import read_puzzle
+from e2opt.core.verify import verify_files
+from e2opt.engine.checkpoint import CHECKPOINT, PREVIOUS, CheckpointError, load_checkpoint, save_checkpoint
+from e2opt.engine.events import read_events
+from e2opt.engine.loader import load_config
+from e2opt.engine.resume import AlreadyFinished, resume_run
+from e2opt.engine.run import run_config
+from e2opt.engine.runfolder import make_run_dir
 from e2opt.search.flat import FlatPuzzle
-from e2opt.verify import verify_files
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
@@ -145,7 +145,7 @@ def test_failed_write_keeps_previous_checkpoint_and_best(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
     monkeypatch.setattr(fsutil, "atomic_write_bytes", disk_full)
-    monkeypatch.setattr("e2opt.checkpoint.atomic_write_bytes", disk_full)
+    monkeypatch.setattr("e2opt.engine.checkpoint.atomic_write_bytes", disk_full)
     with pytest.raises(OSError, match="No space left"):
         resume_run(run_dir, overrides=("stop.max_iterations=3000",))
     for name, data in before.items():

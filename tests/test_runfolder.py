@@ -12,10 +12,10 @@ import yaml
 from conftest import e2opt
 from test_run import SMALL, config_file
 
-from e2opt.loader import load_config
-from e2opt.resume import resume_run
-from e2opt.run import run_config
-from e2opt.runfolder import MARKER, marker_kind
+from e2opt.engine.loader import load_config
+from e2opt.engine.resume import resume_run
+from e2opt.engine.run import run_config
+from e2opt.engine.runfolder import MARKER, marker_kind
 
 
 def snapshot(folder: Path) -> dict[str, str]:

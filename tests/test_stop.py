@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from e2opt.config import StopConfig
-from e2opt.stop import (
+from e2opt.config.sections import StopConfig
+from e2opt.search.stop import (
     AnyOf,
     Clock,
     Interrupted,

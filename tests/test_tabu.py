@@ -7,14 +7,14 @@ import io
 import numpy as np
 import pytest
 
-from e2opt.board import Board, random_board, rule_violations, score
-from e2opt.config import SearchConfig
-from e2opt.errors import BoardError
-from e2opt.generate import generate
-from e2opt.puzzle import Puzzle
+from e2opt.config.sections import SearchConfig
+from e2opt.core.board import Board, random_board, rule_violations, score
+from e2opt.core.errors import BoardError
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Puzzle
 from e2opt.search.state import SearchState
+from e2opt.search.stop import AnyOf, Clock, MaxIntensifications, MaxIterations, TargetScore
 from e2opt.search.tabu import TabuSearch
-from e2opt.stop import AnyOf, Clock, MaxIntensifications, MaxIterations, TargetScore
 
 
 def _search(seed: int = 0, rows: int = 6, cols: int = 6, hints: int = 2, **cfg) -> tuple[Puzzle, TabuSearch]:

@@ -9,19 +9,19 @@ import numpy as np
 import pytest
 from conftest import BOARDS, INSTANCES, SET1, TINY_BOARD, TINY_PUZZLE, puzzle_for_board
 
-import e2opt.verify
-from e2opt.board import Board, format_board, random_board, rule_violations, score
-from e2opt.errors import BoardError, PuzzleError
-from e2opt.generate import generate
-from e2opt.puzzle import format_puzzle, read_puzzle
-from e2opt.verify import verify_files, verify_texts
+import e2opt.core.verify
+from e2opt.core.board import Board, format_board, random_board, rule_violations, score
+from e2opt.core.errors import BoardError, PuzzleError
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import format_puzzle, read_puzzle
+from e2opt.core.verify import verify_files, verify_texts
 
 LABELLED = sorted(BOARDS.glob("*.board"))
 SET1_SOLUTIONS = sorted((SET1 / "solutions").glob("*.board"))
 
 
 def test_verifier_does_not_use_the_fast_code():
-    source = Path(e2opt.verify.__file__).read_text()
+    source = Path(e2opt.core.verify.__file__).read_text()
     assert not re.search(r"^\s*(from|import)\s+(e2opt\.|\.)(puzzle|board)\b", source, re.M)
 
 

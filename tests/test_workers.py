@@ -15,21 +15,21 @@ import numpy as np
 import pytest
 import yaml
 
-from e2opt.board import read_board, rule_violations, score
-from e2opt.checkpoint import load_checkpoint
-from e2opt.cli import main
-from e2opt.errors import ConfigError, E2optError
-from e2opt.events import read_events
-from e2opt.loader import load_config
-from e2opt.plots import worker_series
-from e2opt.puzzle import read_puzzle
-from e2opt.resume import resume_run
-from e2opt.run import Result, run_config
-from e2opt.verify import verify_files
-from e2opt.workers import coordinator
-from e2opt.workers.round import search_round, worker_streams
-from e2opt.workers.slots import LocalSlots
-from e2opt.workers.team import Team
+from e2opt.cli.main import main
+from e2opt.core.board import read_board, rule_violations, score
+from e2opt.core.errors import ConfigError, E2optError
+from e2opt.core.puzzle import read_puzzle
+from e2opt.core.verify import verify_files
+from e2opt.engine import coordinator
+from e2opt.engine.checkpoint import load_checkpoint
+from e2opt.engine.events import read_events
+from e2opt.engine.loader import load_config
+from e2opt.engine.plots import worker_series
+from e2opt.engine.resume import resume_run
+from e2opt.engine.round import search_round, worker_streams
+from e2opt.engine.run import Result, run_config
+from e2opt.engine.slots import LocalSlots
+from e2opt.engine.team import Team
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
@@ -161,7 +161,7 @@ def test_a_stagnated_worker_restarts_from_a_fresh_construction(tmp_path):
 
 
 def test_auto_workers_divide_the_cores_by_the_construction_threads(tmp_path, monkeypatch):
-    monkeypatch.setattr("e2opt.sweep.pools.usable_cores", lambda: 8)
+    monkeypatch.setattr("e2opt.engine.pools.usable_cores", lambda: 8)
     cfg = load_config(config_file(tmp_path, run={"workers": "auto"}))
     assert coordinator.worker_count(cfg) == 8
     cpsat = load_config(
@@ -290,7 +290,7 @@ def test_a_cpu_budget_is_shared_by_the_workers(tmp_path):
 
 def test_per_move_totals_add_up_over_workers_and_restarts(straight):
     """result.json, the end event and `e2opt report` give the moves of every worker and every search."""
-    from e2opt.report import run_report
+    from e2opt.engine.report import run_report
 
     run_dir = Path(straight.run_dir)
     for worker in straight.workers:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..board import Board, random_board, read_board, rule_violations, score
-from ..config_construct import ConstructConfig
-from ..errors import BoardError, E2optError
-from ..puzzle import Puzzle, read_puzzle
+from ..config.construct import ConstructConfig
+from ..core.board import Board, random_board, read_board, rule_violations, score
+from ..core.errors import BoardError, E2optError
+from ..core.puzzle import Puzzle, read_puzzle
 
 
 def board_from_file(puzzle: Puzzle, path: str) -> Board:
@@ -91,7 +91,10 @@ def _build_backtrack(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, repo
 
 def _check_regions(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
     problems = []
-    for key, size, limit in (("height", cfg.regions.height, puzzle.rows), ("width", cfg.regions.width, puzzle.cols)):
+    for key, size, limit in (
+        ("height", cfg.regions.height, puzzle.rows),
+        ("width", cfg.regions.width, puzzle.cols),
+    ):
         if size is not None and size > limit:
             problems.append(
                 (
@@ -158,9 +161,7 @@ def construct(
     """
     start = time.perf_counter()
     info: dict = {"method": cfg.method}
-    board, details = METHODS[cfg.method].build(
-        puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report
-    )
+    board, details = METHODS[cfg.method].build(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report)
     info.update(details)
     info["score"] = score(puzzle, board)
     info["seconds"] = round(time.perf_counter() - start, 3)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config_construct import BacktrackConfig
-from ..puzzle import GREY, Puzzle
+from ..config.construct import BacktrackConfig
+from ..core.puzzle import GREY, Puzzle
 from . import backtrack_kernel as k
 from .order import FillOrder
 from .tables import Tables

@@ -15,8 +15,8 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from ..board import Board
-from ..puzzle import Puzzle
+from ..core.board import Board
+from ..core.puzzle import Puzzle
 from ..search.kernels import below
 from .order import FillOrder
 from .tables import Tables

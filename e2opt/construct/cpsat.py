@@ -22,19 +22,18 @@ model would need more memory than the machine has available; the next step is th
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..board import Board, random_board, score
-from ..config_construct import CpSatConfig
-from ..errors import E2optError
-from ..fsutil import atomic_write_text
-from ..puzzle import Puzzle
+from ..config.construct import CpSatConfig
+from ..core.board import Board, random_board, score
+from ..core.errors import E2optError
+from ..core.fsutil import atomic_write_text
+from ..core.puzzle import Puzzle
+from ..cpsat.solver import StopRequested, solve_interruptibly
 from ..search.assignment import reassign
 from .cpsat_model import Cell, add_strategy, build_model, check_relaxed, draw_relaxed, symmetry_applies
 
@@ -53,9 +52,6 @@ MODEL_BASE_MB = 450.0
 MODEL_KB_PER_OPTION = 2.7
 SOLVED = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 FIRST_STEPS = ("first", "restart")  # the rounds of the configured model; the others are fallbacks
-POLL_S = 0.1  # how often a solve in progress looks for a stop request (a signal)
-
-StopRequested = Callable[[], bool]
 
 
 @dataclass
@@ -89,36 +85,6 @@ def solver_for(cfg: CpSatConfig, time_limit_s: float, seed: int, fixed_search: b
         p.log_to_stdout = False
         solver.log_callback = log.append
     return solver
-
-
-def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel, stop_requested: StopRequested):
-    """solver.solve(model) in a helper thread, stopped early when ``stop_requested()`` turns true.
-
-    CP-SAT releases the GIL while it solves, so the main thread keeps running Python: signal handlers
-    run at once and a stop request reaches CP-SAT through stop_search (an ordinary time-limit stop).
-    """
-    outcome: list = []
-
-    def solve() -> None:
-        try:
-            outcome.append(solver.solve(model))
-        except BaseException as exc:  # handed to the main thread, raised there
-            outcome.append(exc)
-
-    thread = threading.Thread(target=solve, daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(POLL_S)
-            if stop_requested():
-                solver.stop_search()
-    finally:
-        if thread.is_alive():  # a second Ctrl-C (KeyboardInterrupt): do not leave CP-SAT running
-            solver.stop_search()
-            thread.join()
-    if isinstance(outcome[0], BaseException):
-        raise outcome[0]
-    return outcome[0]
 
 
 def _never() -> bool:

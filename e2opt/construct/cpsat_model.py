@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..board import Board
-from ..errors import E2optError
-from ..puzzle import CORNER, Puzzle
+from ..core.board import Board
+from ..core.errors import E2optError
+from ..core.puzzle import CORNER, Puzzle
 from .order import spiral
 
 Cell = tuple[int, int]

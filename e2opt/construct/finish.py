@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ..board import Board, score
-from ..puzzle import Puzzle
+from ..core.board import Board, score
+from ..core.puzzle import Puzzle
 from ..search.assignment import FORBIDDEN, best_fit, neighbour_colours
 from .beam import board_from_codes, run_beam
 from .order import FillOrder
@@ -57,7 +57,7 @@ def fill_by_cpsat(
     puzzle: Puzzle, board: Board, cells: list[tuple[int, int]], cpu_s: float, seed: int
 ) -> Board | None:
     """The left pieces placed on the empty ``cells`` by the CP-SAT region model (one worker); None if none found."""
-    from ..region_model import solve_region  # ortools loads only when a finish needs it
+    from ..cpsat.region_model import solve_region  # ortools loads only when a finish needs it
 
     left = np.setdiff1d(np.arange(len(puzzle.pieces)), board.piece[board.piece >= 0])
     sol = solve_region(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..puzzle import Puzzle
+from ..core.puzzle import Puzzle
 
 DR = (-1, 0, 1, 0)  # row step toward side t, r, b, l
 DC = (0, 1, 0, -1)

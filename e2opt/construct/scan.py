@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..board import Board, score
-from ..config_construct import BacktrackConfig, BeamConfig
-from ..puzzle import Puzzle
+from ..config.construct import BacktrackConfig, BeamConfig
+from ..core.board import Board, score
+from ..core.puzzle import Puzzle
 from .backtrack import depth_of, run_backtrack
 from .beam import board_from_codes, run_beam
 from .finish import finish

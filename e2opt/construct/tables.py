@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..puzzle import GREY, Puzzle
+from ..core.puzzle import GREY, Puzzle
 from .order import FillOrder
 
 

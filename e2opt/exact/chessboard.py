@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import Board, score
-from ..puzzle import Puzzle
+from ..core.board import Board, score
+from ..core.puzzle import Puzzle
 from ..search.assignment import reassign
 
 

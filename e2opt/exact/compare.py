@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import E2optError
-from ..puzzle import Puzzle
+from ..core.errors import E2optError
+from ..core.puzzle import Puzzle
 from .solve import SolveOptions, solve
 
 
@@ -39,7 +39,12 @@ def _options(method: str, order: str, value: str, find_all: bool, cpu_s: float) 
 
 
 def compare(
-    puzzles: list[Puzzle], methods: list[str], orders: list[str], values: list[str], find_all: bool, cpu_s: float
+    puzzles: list[Puzzle],
+    methods: list[str],
+    orders: list[str],
+    values: list[str],
+    find_all: bool,
+    cpu_s: float,
 ) -> list[CompareRow]:
     """Run every combination on every puzzle (all combinations are checked before the first runs)."""
     if not cpu_s > 0:
@@ -53,7 +58,11 @@ def compare(
             if r.stopped == "interrupted":  # Ctrl-C stops the whole comparison, not one search
                 raise KeyboardInterrupt
             done = r.complete or r.stopped == "first solution"
-            rows.append(CompareRow(puzzle.name, method, order, value, r.solutions, done, r.nodes, r.backtracks, r.cpu_s))
+            rows.append(
+                CompareRow(
+                    puzzle.name, method, order, value, r.solutions, done, r.nodes, r.backtracks, r.cpu_s
+                )
+            )
     return rows
 
 

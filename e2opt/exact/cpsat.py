@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from ..board import Board
 from ..construct.cpsat_model import build_model
-from ..puzzle import Puzzle
+from ..core.board import Board
+from ..core.puzzle import Puzzle
 
 POLL_S = 0.2
 

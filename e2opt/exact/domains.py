@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import Board
-from ..errors import E2optError
+from ..core.board import Board
+from ..core.errors import E2optError
 from .dfs import C_DONE, SOLUTION
 from .domains_kernel import (
     FLAGGED,
@@ -106,7 +106,9 @@ def _counters(dom: np.ndarray, smask: np.ndarray, T: int) -> tuple[np.ndarray, .
 class DomainSearch(KernelCounters):
     """The ``domains`` search of one ExactModel; ``step`` advances it, the counters say how far."""
 
-    def __init__(self, model: ExactModel, order: str, value_order: str, stop_at_solution: bool, seed: int = 0):
+    def __init__(
+        self, model: ExactModel, order: str, value_order: str, stop_at_solution: bool, seed: int = 0
+    ):
         n, T, K = model.n, len(model.pieces), model.K
         if K > 64:
             raise E2optError(
@@ -117,7 +119,9 @@ class DomainSearch(KernelCounters):
             slots = np.random.default_rng(seed).permutation(T)
         self.slots, self.rows_cols, self.levels = slots, (model.rows, model.cols), int(model.branch.sum())
         pcol, smask = _colour_tables(model.pieces, slots, K)
-        params = np.array([self.levels, ORDERS[order], VALUE_ORDERS[value_order], stop_at_solution], dtype=np.int64)
+        params = np.array(
+            [self.levels, ORDERS[order], VALUE_ORDERS[value_order], stop_at_solution], dtype=np.int64
+        )
         self.M = (model.nbr, smask, pcol, model.order, params)
         slot_of = np.empty(T, dtype=np.int64)
         slot_of[slots] = np.arange(T)

@@ -17,9 +17,9 @@ import json
 import time
 from pathlib import Path
 
-from ..errors import E2optError
-from ..fsutil import atomic_write_text
-from ..puzzle import Puzzle, format_puzzle
+from ..core.errors import E2optError
+from ..core.fsutil import atomic_write_text
+from ..core.puzzle import Puzzle, format_puzzle
 
 FORMAT = "e2opt solve checkpoint 1"
 SAVE_EVERY_S = 30.0

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..construct.order import spiral
-from ..errors import E2optError
-from ..puzzle import CORNER, Puzzle
+from ..core.errors import E2optError
+from ..core.puzzle import CORNER, Puzzle
 
 ROW, SPIRAL, MINDOMAIN, MINGAP = 0, 1, 2, 3
 ORDERS = {"row": ROW, "spiral": SPIRAL, "mindomain": MINDOMAIN, "mingap": MINGAP}

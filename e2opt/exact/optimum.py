@@ -21,11 +21,11 @@ from typing import TextIO
 
 from ortools.sat.python import cp_model
 
-from ..board import Board, format_board
 from ..construct.cpsat_model import PuzzleModel, build_model, symmetry_applies
-from ..errors import E2optError
-from ..puzzle import Puzzle, format_puzzle
-from ..verify import verify_texts
+from ..core.board import Board, format_board
+from ..core.errors import E2optError
+from ..core.puzzle import Puzzle, format_puzzle
+from ..core.verify import verify_texts
 from .cpsat import BoardCollector, CpSatSearch
 from .solve import SolveOptions, solve
 from .symmetry import orbit, rotation_group
@@ -61,7 +61,11 @@ class BestResult:
             if best:
                 return f"{best}, optimal: no board scores more (complete search), {effort}"
             return f"no board scores more than {self.known}/{m} (complete search), {effort}"
-        why = "interrupted (Ctrl-C or SIGTERM)" if self.stopped == "interrupted" else f"stopped by {self.stopped}"
+        why = (
+            "interrupted (Ctrl-C or SIGTERM)"
+            if self.stopped == "interrupted"
+            else f"stopped by {self.stopped}"
+        )
         return (
             f"{why} after {effort}: {best or 'no board'} found, no board scores more than "
             f"{self.upper}/{m}, search incomplete"
@@ -128,7 +132,9 @@ def best_board(
         known_score = checked_score(puzzle, known_board)
     if known_score is not None and not 0 <= known_score <= m:
         raise E2optError(f"--bound {known_score}: a score from 0 to {m}")
-    result = BestResult(puzzle.name, m, known_score, known_board, None if known_board is None else known_score)
+    result = BestResult(
+        puzzle.name, m, known_score, known_board, None if known_board is None else known_score
+    )
     if known_score == m:  # nothing can beat a perfect board
         result.complete, result.upper = True, m
         return result

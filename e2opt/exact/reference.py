@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..board import Board
-from ..puzzle import CORNER, Puzzle
+from ..core.board import Board
+from ..core.puzzle import CORNER, Puzzle
 from .model import spiral_cells
 
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -161,7 +161,9 @@ def _fixpoint(p: Puzzle, dom: dict[tuple[int, int], set[tuple[int, int]]]) -> bo
     return True
 
 
-def reference_domains(puzzle: Puzzle, order: str = "mindomain", symmetry: bool = False) -> tuple[list[Board], int]:
+def reference_domains(
+    puzzle: Puzzle, order: str = "mindomain", symmetry: bool = False
+) -> tuple[list[Board], int]:
     """All perfect boards and the nodes of the ``domains`` method, recomputed slowly: fixpoint from
     scratch at every node; ``mindomain`` branches on the unbranched cell with the fewest placements
     (lowest cell on ties), ``row`` and ``spiral`` follow their static order."""

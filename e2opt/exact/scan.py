@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import Board
 from ..construct import backtrack_kernel as k
 from ..construct.backtrack import breaks_of
 from ..construct.order import FillOrder, make_order
 from ..construct.tables import build_tables
-from ..puzzle import CORNER, Hint, Puzzle
+from ..core.board import Board
+from ..core.puzzle import CORNER, Hint, Puzzle
 from . import scan_kernel as sk
 from .dfs import BUDGET, DONE, SOLUTION
 

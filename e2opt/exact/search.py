@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import Board
+from ..core.board import Board
 from .colorpairs import any_pair_failure, place, refresh_slots
 from .dfs import (
     BUDGET,

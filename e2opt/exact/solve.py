@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from ..board import Board, format_board
-from ..errors import E2optError
-from ..puzzle import Puzzle, format_puzzle
-from ..verify import verify_texts
+from ..core.board import Board, format_board
+from ..core.errors import E2optError
+from ..core.puzzle import Puzzle, format_puzzle
+from ..core.verify import verify_texts
 from .chessboard import complete
 from .cpsat import CpSatSearch
 from .domains import DOMAIN_ORDERS, DomainSearch
@@ -31,7 +31,13 @@ from .split import run_split
 from .symmetry import orbit, rotation_group
 
 METHODS = ("colorpairs", "dfs", "domains", "scan", "chessboard", "cpsat")
-DEFAULT_ORDER = {"colorpairs": "mingap", "dfs": "row", "domains": "mindomain", "chessboard": "row", "scan": "short"}
+DEFAULT_ORDER = {
+    "colorpairs": "mingap",
+    "dfs": "row",
+    "domains": "mindomain",
+    "chessboard": "row",
+    "scan": "short",
+}
 
 
 @dataclass
@@ -78,9 +84,13 @@ class SolveOptions:
         if self.restarts < 0 or self.restart_nodes <= 0:
             raise E2optError("--restarts must be >= 0 and --restart-nodes positive")
         if self.workers < 1 or (self.workers > 1 and (self.method != "scan" or self.restarts)):
-            raise E2optError(f"--workers {self.workers}: a count >= 1; more than 1 with --method scan only, "
-                             "without --restarts")
-        if self.checkpoint and (self.method != "scan" or self.restarts or (self.find_all and self.keep_boards)):
+            raise E2optError(
+                f"--workers {self.workers}: a count >= 1; more than 1 with --method scan only, "
+                "without --restarts"
+            )
+        if self.checkpoint and (
+            self.method != "scan" or self.restarts or (self.find_all and self.keep_boards)
+        ):
             raise E2optError(
                 "--checkpoint needs --method scan without --restarts, and --count without -o or a "
                 "first-solution search (boards written before a kill could be written again)"
@@ -128,7 +138,11 @@ class SolveResult:
             return f"{found}, complete search, {effort}"
         if self.stopped == "first solution":
             return f"{found} found, stopped at the first (--all or --count to enumerate), {effort}"
-        why = "interrupted (Ctrl-C or SIGTERM)" if self.stopped == "interrupted" else f"stopped by {self.stopped}"
+        why = (
+            "interrupted (Ctrl-C or SIGTERM)"
+            if self.stopped == "interrupted"
+            else f"stopped by {self.stopped}"
+        )
         return f"{why} after {effort}: {self.solutions} found so far, search incomplete"
 
 

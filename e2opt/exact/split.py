@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..construct import backtrack_kernel as k
-from ..errors import E2optError
-from ..signals import ignore_sigint
+from ..core.errors import E2optError
+from ..core.signals import ignore_sigint
 from .ledger import Ledger, search_key
 from .scan import Part, Walk, board_of, build_parts, next_chunk, order_name, shuffle
 
@@ -237,7 +237,9 @@ def run_split(
         try:
             for i in range(workers):
                 procs.append(
-                    ctx.Process(target=_worker, args=(i, parts, depths, keep, tasks, results, stop), daemon=True)
+                    ctx.Process(
+                        target=_worker, args=(i, parts, depths, keep, tasks, results, stop), daemon=True
+                    )
                 )
                 procs[-1].start()
         finally:

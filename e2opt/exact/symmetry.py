@@ -8,8 +8,8 @@ each orbit, and every orbit has the full size: counts are exact multiples.
 
 from __future__ import annotations
 
-from ..board import Board
-from ..puzzle import Puzzle
+from ..core.board import Board
+from ..core.puzzle import Puzzle
 
 
 def rotation_group(puzzle: Puzzle) -> int:

@@ -11,10 +11,10 @@ import math
 
 import numpy as np
 
-from ..config import AcceptanceConfig
-from ..stop import AnyOf, MaxCpuTime, MaxIterations
+from ..config.sections import AcceptanceConfig
 from . import kernels
 from .state import SearchState
+from .stop import AnyOf, MaxCpuTime, MaxIterations
 
 
 def _budget(stop, kind: type) -> float | None:

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ..board import Board
-from ..puzzle import Puzzle
+from ..core.board import Board
+from ..core.puzzle import Puzzle
 
 FORBIDDEN = -1  # weight of a piece that cannot sit in a hole (wrong kind or grey not to the rim)
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import Board
-from ..config import SearchConfig
-from ..puzzle import Puzzle
+from ..config.sections import SearchConfig
+from ..core.board import Board
+from ..core.puzzle import Puzzle
 from . import kernels
 from .flat import FlatPuzzle
 from .state import SearchState

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import Board
-from ..puzzle import GREY, Puzzle
+from ..core.board import Board
+from ..core.puzzle import GREY, Puzzle
 
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # (dr, dc) of the neighbour on side t, r, b, l
 ANY_ROTATION = 4  # fit[p, mask] of an inner piece on an inner cell: all four rotations fit

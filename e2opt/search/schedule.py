@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config import MoveWeight, ScheduleConfig
+from ..config.sections import MoveWeight, ScheduleConfig
 from . import kernels
 from .state import SearchState
 

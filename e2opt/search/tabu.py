@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board import Board, rule_violations
-from ..board import score as board_score
-from ..config import MovesConfig, MoveWeight, SearchConfig, TsrMoveConfig
-from ..errors import BoardError
-from ..puzzle import Puzzle
-from ..stop import Clock, MaxIterations, Status, iteration_limit
+from ..config.sections import MovesConfig, MoveWeight, SearchConfig, TsrMoveConfig
+from ..core.board import Board, rule_violations
+from ..core.board import score as board_score
+from ..core.errors import BoardError
+from ..core.puzzle import Puzzle
 from .acceptance import Acceptance
 from .context import SearchContext
 from .flat import FlatPuzzle
@@ -36,6 +35,7 @@ from .moves.assignment import AssignmentMove
 from .moves.diversify import DiversifyMove
 from .schedule import Schedule
 from .state import SearchState
+from .stop import Clock, MaxIterations, Status, iteration_limit
 
 TICK = 64  # moves between clock reads (and "tick" events); stop criteria are checked there too
 

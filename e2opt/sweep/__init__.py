@@ -5,9 +5,9 @@ processes or Dask), worker.py (one run, plain data in and out), loop.py (submit,
 (summary table and plots). The sweep file format is described in spec.py and docs/sweeps.md.
 """
 
+from ..engine.pools import check_executor, make_pool
 from .folder import check_configs, create_sweep
-from .loop import SweepOutcome, run_sweep
-from .pools import check_executor, default_workers, make_pool
+from .loop import SweepOutcome, default_workers, run_sweep
 from .spec import Sweep, SweepRun, expand_sweep, load_sweep, parse_seeds
 from .worker import execute
 

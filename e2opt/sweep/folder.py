@@ -6,10 +6,10 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from ..errors import E2optError
-from ..fsutil import atomic_write_text
-from ..loader import config_from_dict
-from ..runfolder import make_sweep_dir
+from ..core.errors import E2optError
+from ..core.fsutil import atomic_write_text
+from ..engine.loader import config_from_dict
+from ..engine.runfolder import make_sweep_dir
 from .spec import JOURNAL, Sweep
 
 SPEC_COPY = "sweep.yaml"

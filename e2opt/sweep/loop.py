@@ -10,12 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..progress import format_clock
-from ..runfolder import is_finished
-from ..signals import StopSignals
-from ..stop import Interrupted
+from ..config.construct import ConstructConfig
+from ..config.schema import build
+from ..construct import threads_used
+from ..core.signals import StopSignals
+from ..engine.pools import make_pool, slots_for
+from ..engine.progress import format_clock
+from ..engine.runfolder import is_finished
+from ..search.stop import Interrupted
 from .folder import STOP_FILE, SweepLock
-from .pools import default_workers, make_pool
 from .spec import Sweep, SweepRun
 from .worker import execute
 
@@ -136,3 +139,12 @@ def _outcome(future: Any, run_id: str, stopping: bool) -> dict[str, Any]:
         return future.result()
     status = "interrupted" if stopping else "failed"
     return {"id": run_id, "status": status, "error": f"{type(exc).__name__}: {exc}".splitlines()[0]}
+
+
+def default_workers(sweep: Sweep) -> int:
+    """Cores divided by the threads the construction of one run uses (CP-SAT: its num_workers)."""
+    per_run = max(
+        threads_used(build(ConstructConfig, run.config["construct"], run.id, "construct"))
+        for run in sweep.runs
+    )
+    return slots_for(per_run)

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ..bks import best_known
-from ..fsutil import atomic_write_bytes, atomic_write_text
-from ..plots import score_series
-from ..runfolder import RESULT, is_finished
+from ..core.bks import best_known
+from ..core.fsutil import atomic_write_bytes, atomic_write_text
+from ..engine.plots import score_series
+from ..engine.runfolder import RESULT, is_finished
 from .spec import Sweep
 
 RESULT_COLUMNS = (

@@ -32,11 +32,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..configload import set_dotted
-from ..errors import ConfigError, E2optError
-from ..fsutil import atomic_write_text
-from ..loader import config_from_dict, parse_override, read_config_data
-from ..runfolder import require
+from ..config.schema import set_dotted
+from ..core.errors import ConfigError, E2optError
+from ..core.fsutil import atomic_write_text
+from ..engine.loader import config_from_dict, parse_override, read_config_data
+from ..engine.runfolder import require
 
 MAX_SEEDS = 100_000  # a seed count beyond any real sweep: a typo must not expand into millions of runs
 SPEC_KEYS = ("name", "base", "seeds", "set", "grid", "variants")

@@ -7,10 +7,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import atomic_write_text
-from ..loader import config_from_dict
-from ..runfolder import CONFIG, INTERRUPTS
-from ..signals import StopWatcher
+from ..core.fsutil import atomic_write_text
+from ..core.signals import StopWatcher
+from ..engine.loader import config_from_dict
+from ..engine.runfolder import CONFIG, INTERRUPTS
 
 
 def execute(task: dict[str, Any]) -> dict[str, Any]:
@@ -19,8 +19,8 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
     Returns {"id", "status": done | interrupted | failed | pending (not started: the sweep is stopping),
     "result": result.json data, "error": one line}. A failure's traceback goes to error.txt in the run folder.
     """
-    from ..resume import resume_run
-    from ..run import run_config  # here, not at the top: sweep-report needs no search code
+    from ..engine.resume import resume_run
+    from ..engine.run import run_config  # here, not at the top: sweep-report needs no search code
 
     run_dir, stop_file = Path(task["run_dir"]), Path(task["stop_file"])
     if stop_file.exists():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ...config import MoveWeight
+from ...config.sections import MoveWeight
 from .. import kernels
 from ..context import SearchContext
 from .base import Move

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from ...config import MoveWeight
+from ...config.sections import MoveWeight
 from ..context import SearchContext
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...config import BorderMoveConfig
+from ...config.sections import BorderMoveConfig
 from .. import kernels
 from ..context import SearchContext
 from .base import Move

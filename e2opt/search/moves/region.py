@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...config import BorderMoveConfig, RegionMoveConfig
-from ...region_model import solve_region
+from ...config.sections import BorderMoveConfig, RegionMoveConfig
+from ...cpsat.region_model import solve_region
 from .. import kernels
 from ..context import SearchContext
 from .base import Move

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...config import TsrMoveConfig
+from ...config.sections import TsrMoveConfig
 from ..context import SearchContext
 from . import tsr_kernel
 from .base import Move

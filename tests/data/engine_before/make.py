@@ -38,7 +38,7 @@ def main() -> None:
 def stopped_runs(work: Path) -> None:
     """The random case stopped at 200 moves, 1 and 2 workers: run folders with a checkpoint to resume."""
     import e2opt
-    from e2opt.loader import load_config
+    from e2opt.engine.loader import load_config
 
     for name, workers in (("single", 1), ("team", 2)):
         cfg = load_config(case_config("random", workers, work / name), ["stop.max_iterations=200"])

@@ -1,0 +1,1 @@
+"""Benchmarks: moves per CPU second, quality after a CPU budget, constructions."""

@@ -1,0 +1,1 @@
+"""The command line: one small class per command, one table of commands."""

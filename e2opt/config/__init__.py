@@ -1,0 +1,2 @@
+"""YAML -> frozen dataclasses: the schema machinery (errors name file and key) and the config sections.
+Imports only core."""

@@ -1,0 +1,201 @@
+"""The ``construct:`` section of a run config: one frozen dataclass per construction method, each checking
+its ranges in ``__post_init__`` (config.py holds the other sections and the RunConfig around them).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .schema import positive
+
+
+@dataclass(frozen=True)
+class CpSatConfig:
+    """The relaxed CP-SAT model of paper 001 sections 2 and 5 (construct.method: cpsat); see docs/cpsat.md.
+
+    ``relaxed_cells`` (a list of [row, col]) overrides the random draw of ``relaxed`` cells. None for a
+    presolve knob keeps CP-SAT's own default. ``fallback`` lists the steps tried, in order, when the
+    first round finds nothing; a random board is always the last resort.
+    """
+
+    relaxed: int = 24
+    relaxed_cells: tuple[tuple[int, int], ...] | None = None
+    time_limit_s: float = 10.0
+    num_workers: int = 2
+    table: Literal["table", "element"] = "table"
+    symmetry_breaking: bool = True
+    variable_strategy: Literal["default", "min_domain", "max_domain", "row_scan", "spiral"] = "default"
+    value_strategy: Literal["min", "max", "random"] = "min"
+    presolve: bool = True
+    symmetry_level: int | None = 0
+    probing_level: int | None = 0
+    max_presolve_iterations: int | None = 1
+    restarts: int = (
+        3  # the first round again, new draw of R (unless relaxed_cells) and new seed, before any fallback
+    )
+    fallback: tuple[Literal["more_relaxed", "max_matches"], ...] = ("more_relaxed", "max_matches")
+    fallback_rounds: int = 1
+    fallback_step: int = 8
+    fallback_time_limit_s: float = 20.0
+    log: bool = False
+
+    def __post_init__(self):
+        positive("relaxed", self.relaxed, allow_zero=True)
+        positive("time_limit_s", self.time_limit_s)
+        positive("num_workers", self.num_workers)
+        for name in ("symmetry_level", "probing_level"):
+            positive(name, getattr(self, name), allow_zero=True)
+        positive("max_presolve_iterations", self.max_presolve_iterations)
+        positive("restarts", self.restarts, allow_zero=True)
+        positive("fallback_rounds", self.fallback_rounds, allow_zero=True)
+        positive("fallback_step", self.fallback_step)
+        positive("fallback_time_limit_s", self.fallback_time_limit_s)
+        if len(set(self.fallback)) != len(self.fallback):
+            raise ValueError(f"fallback: a step is listed twice: {list(self.fallback)}")
+
+
+ORDER_NAMES = Literal["row_scan", "frame_first", "comb", "frame_comb", "spiral"]
+# Verhaard's schedule for 16x16 (docs/construct.md) as fractions of the cells to place: none before ~0.75
+DEFAULT_BREAKS = (
+    (0.754, 1),
+    (0.789, 2),
+    (0.816, 3),
+    (0.836, 4),
+    (0.852, 5),
+    (0.867, 6),
+    (0.883, 7),
+    (0.895, 8),
+    (0.906, 9),
+    (0.918, 10),
+    (0.93, 11),
+    (0.938, 12),
+)
+
+
+def _depths(name: str, points: tuple, rising_values: bool = True) -> None:
+    """[depth, count] pairs: depths all ints >= 0 (absolute) or all floats in [0, 1] (board fraction), rising."""
+    if len({type(at) for at, _ in points}) > 1:
+        raise ValueError(
+            f"{name}: mixes absolute (integer) and fractional depths: {[list(p) for p in points]}"
+        )
+    for i, (at, value) in enumerate(points):
+        if isinstance(at, float) and not (math.isfinite(at) and 0.0 <= at <= 1.0):
+            raise ValueError(f"{name}[{i}]: a fractional depth is in [0, 1], got {at}")
+        if at < 0 or value < 0:
+            raise ValueError(f"{name}[{i}]: depth and count must be non-negative, got {[at, value]}")
+        if i and at <= points[i - 1][0]:
+            raise ValueError(f"{name}[{i}]: depths must increase, got {at} after {points[i - 1][0]}")
+        if i and rising_values and value < points[i - 1][1]:
+            raise ValueError(f"{name}[{i}]: counts must not decrease, got {value} after {points[i - 1][1]}")
+
+
+@dataclass(frozen=True)
+class BacktrackConfig:
+    """Depth-first construction with scheduled breaks (construct.method: backtrack); see docs/construct.md.
+
+    Depths count placed cells (hints not counted): an integer is absolute, a float a fraction of the board.
+    ``breaks``: [depth, max cumulative breaks] from that depth on. ``quota``: [depth, min sides of the
+    quota colours placed], linear in between; ``abort``: [fraction of node_budget, min depth reached].
+    """
+
+    order: ORDER_NAMES = "comb"
+    teeth: int = 2  # comb orders: the last rows filled as vertical teeth
+    breaks: tuple[tuple[int | float, int], ...] = DEFAULT_BREAKS
+    frame_breaks: bool = False  # allow a break when placing a frame cell
+    touching_breaks: bool = False  # allow two breaks to touch the same cell
+    quota_colours: tuple[int, ...] = ()  # () = the quota_auto rarest inner colours
+    quota_auto: int = 3
+    quota: tuple[tuple[int | float, int], ...] = ()
+    node_budget: int = 20_000_000  # nodes (placements) per attempt
+    abort: tuple[tuple[float, int | float], ...] = ((0.05, 0.35), (0.15, 0.5), (0.4, 0.59), (0.7, 0.645))
+    time_limit_s: float = 60.0  # CPU seconds of the construction, counted inside the run's budget
+    max_restarts: int | None = None
+    finish_width: int = 1024  # beam width that completes the deepest partial board when none is complete
+    finish_cpsat_s: float = 0.0  # CPU s for the CP-SAT region model on the empty cells too (0: beam only)
+
+    def __post_init__(self):
+        positive("teeth", self.teeth)
+        _depths("breaks", self.breaks)
+        _depths("quota", self.quota)
+        positive("quota_auto", self.quota_auto)
+        for i, c in enumerate(self.quota_colours):
+            positive(f"quota_colours[{i}]", c)
+        positive("node_budget", self.node_budget)
+        for i, (frac, at) in enumerate(self.abort):
+            if not 0.0 < frac <= 1.0:
+                raise ValueError(f"abort[{i}]: the node fraction is in (0, 1], got {frac}")
+            _depths(f"abort[{i}]", ((at, 0),))
+        positive("time_limit_s", self.time_limit_s)
+        positive("max_restarts", self.max_restarts)
+        positive("finish_width", self.finish_width)
+        positive("finish_cpsat_s", self.finish_cpsat_s, allow_zero=True)
+
+
+@dataclass(frozen=True)
+class BeamConfig:
+    """Beam search construction (construct.method: beam); see docs/construct.md."""
+
+    order: ORDER_NAMES = "comb"
+    teeth: int = 2
+    width: int = 16384  # members kept per layer
+    fanout: int = 8  # children per member, drawn from its best exact-tie class
+    time_limit_s: float | None = None  # repeat beams with new draws while CPU time is left (None: one beam)
+
+    def __post_init__(self):
+        positive("teeth", self.teeth)
+        positive("width", self.width)
+        positive("fanout", self.fanout)
+        positive("time_limit_s", self.time_limit_s)
+
+
+@dataclass(frozen=True)
+class RegionsConfig:
+    """Region-by-region construction on CP-SAT (construct.method: regions; paper 002 §3.1-3.2, docs/regions.md).
+
+    Regions are bands of ``height`` rows (``shape: rows``) or ``height`` x ``width`` blocks, filled top
+    to bottom (``order: frame_first`` solves the frame ring first, then tiles the interior). ``greedy``
+    solves each region once for the most joins; ``backtracking`` asks each region for no mismatch at
+    all, goes back one region (no-good cut on its placement) when none exists, and after
+    ``backtrack_time_s`` finishes greedily from the deepest partial board. ``candidates: best`` offers
+    a region only the ``candidates_per_cell`` best fitting pieces of each cell (faster, not exact).
+    """
+
+    shape: Literal["rows", "blocks"] = "rows"
+    height: int = 1
+    width: int | None = None  # blocks only: block width (default: height)
+    order: Literal["top_down", "frame_first"] = "top_down"
+    mode: Literal["greedy", "backtracking"] = "greedy"
+    time_limit_s: float = 10.0  # CP-SAT limit of one region solve
+    backtrack_time_s: float = 60.0  # backtracking only: then the greedy rule finishes the board
+    candidates: Literal["all", "best"] = "all"
+    candidates_per_cell: int = 12
+    warm_start: bool = True  # greedy: a region of several rows starts from its rows solved one by one
+    num_workers: int = 1
+
+    def __post_init__(self):
+        positive("height", self.height)
+        positive("width", self.width)
+        if self.shape == "rows" and self.width is not None:
+            raise ValueError("width: only blocks have a width (a band spans the whole row)")
+        positive("time_limit_s", self.time_limit_s)
+        positive("backtrack_time_s", self.backtrack_time_s)
+        positive("candidates_per_cell", self.candidates_per_cell)
+        positive("num_workers", self.num_workers)
+
+
+@dataclass(frozen=True)
+class ConstructConfig:
+    """How the initial board is made: random, the relaxed CP-SAT model, or a given .board file."""
+
+    method: Literal["random", "cpsat", "board", "beam", "backtrack", "regions"] = "random"
+    board: str | None = None
+    cpsat: CpSatConfig = field(default_factory=CpSatConfig)
+    beam: BeamConfig = field(default_factory=BeamConfig)
+    backtrack: BacktrackConfig = field(default_factory=BacktrackConfig)
+    regions: RegionsConfig = field(default_factory=RegionsConfig)
+
+    def __post_init__(self):
+        if self.method == "board" and not self.board:
+            raise ValueError("board: method 'board' needs a path to a .board file")

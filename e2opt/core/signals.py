@@ -1,0 +1,122 @@
+"""Signals: Ctrl-C and SIGTERM stop a run, a sweep or a solve cleanly; a stop file reaches runs in other
+processes.
+
+First SIGINT/SIGTERM: the search stops after its current move; a second SIGINT: at once. A sweep (or a run's
+worker processes) asks runs in other processes to stop by creating a stop file, which StopWatcher turns into
+a SIGTERM for its own process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+
+class Interrupted:
+    """Set from a signal handler (``trigger``); stops the search after the current move."""
+
+    def __init__(self):
+        self.triggered = False
+        self.reason = "interrupted"
+
+    def trigger(self, why: str = "interrupted") -> None:
+        self.reason = why
+        self.triggered = True
+
+    def __call__(self, status: object) -> bool:  # a stop criterion (search/stop.py)
+        return self.triggered
+
+
+TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class StopSignals:
+    """First SIGINT/SIGTERM/SIGHUP: stop after the current move; second SIGINT: stop at once."""
+
+    def __init__(self, interrupted: Interrupted):
+        self.interrupted = interrupted
+        self.old: dict[int, Any] = {}
+
+    def _handle(self, signum, frame):
+        if self.interrupted.triggered and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.interrupted.trigger(signal.Signals(signum).name)
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in TERMINAL_SIGNALS:
+                self.old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM handler outside the search: unwind the run like a Ctrl-C."""
+    raise KeyboardInterrupt
+
+
+class TermAsCtrlC:
+    """While active (main thread only), SIGTERM unwinds like a Ctrl-C (KeyboardInterrupt): ``e2opt solve``
+    then stops cleanly and says what it found, as a kill by a scheduler or ``timeout`` asks; StopWatcher."""
+
+    def __enter__(self) -> TermAsCtrlC:
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, _raise_interrupt)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+
+
+class StopWatcher:
+    """While a run executes in a process's main thread, a stop file becomes a SIGTERM to this process:
+    run.py turns it into a clean stop after the current move (a KeyboardInterrupt before the search starts).
+
+    Dask runs tasks in threads, which signals cannot reach: there the watcher does nothing.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.active = threading.current_thread() is threading.main_thread()
+        self.done = threading.Event()
+
+    def _watch(self) -> None:
+        """Thread body: poll for the stop file twice a second until the run ends."""
+        while not self.done.wait(0.5):
+            if self.path.exists():
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+
+    def __enter__(self) -> StopWatcher:
+        if self.active:
+            self.term = TermAsCtrlC().__enter__()
+            self.thread = threading.Thread(target=self._watch, daemon=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.active:
+            self.done.set()
+            self.thread.join()
+            self.term.__exit__()
+
+
+def ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the parent (which stops them through the stop file); a run's search
+    still installs its own handler and stops cleanly on a Ctrl-C from the terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def ignore_terminal_signals() -> None:
+    """A run's worker processes leave Ctrl-C, SIGTERM and a hang-up to the run (which stops them through the
+    stop file after they answer), so a signal to the whole process group never kills a worker mid-round."""
+    for sig in TERMINAL_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)

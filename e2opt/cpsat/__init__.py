@@ -1,0 +1,1 @@
+"""The CP-SAT models shared by construction, search moves and exact solving."""

@@ -1,0 +1,248 @@
+"""The run engine: every run is a team of workers driven by this coordinator, which owns the run folder.
+
+The workers search in rounds (round.py): the one worker of a run in the run's own process, several on
+local processes (slots.py) or on a Dask cluster (the sweep's DaskPool). The coordinator, in the process that started the run, gathers each round's answer and keeps what
+stays one per run: events.jsonl, best.board (always the run's best, verified, written atomically), the
+progress line, the checkpoint (every worker's state) and result.json. Every ``run.share_every_s`` seconds
+(or at every meeting, with ``run.sync_every_moves``) it publishes the elite: the best distinct boards the
+workers found, each verified, from which stagnated workers restart. A round lost with its process (kill -9,
+a lost Dask worker) is submitted again from the state the coordinator holds; the others go on.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from ..config.sections import RunConfig
+from ..construct import threads_used
+from ..core.puzzle import Puzzle
+from ..core.signals import StopSignals
+from ..search import stop as stopping
+from .events import EventLog
+from .progress import Progress, construction_line
+from .result import Result, finish
+from .round import cpu_share, search_round
+from .slots import InProcess, LocalSlots
+from .team import Team, rounded
+
+STOP_FILE = ".stop-workers"
+LOST = {"WorkerDied", "KilledWorker", "CommClosedError", "FutureCancelledError", "CancelledError"}
+
+
+def worker_count(cfg: RunConfig) -> int:
+    """run.workers, with ``auto`` = the usable cores divided by the threads of one worker's construction."""
+    if cfg.run.workers != "auto":
+        return int(cfg.run.workers)
+    from .pools import slots_for
+
+    return slots_for(threads_used(cfg.construct))
+
+
+def make_workers_pool(executor: str, workers: int, scheduler: str | None) -> Any:
+    """The run's own process for one local worker, local worker processes for several, or a Dask executor."""
+    if executor == "local" and not scheduler:
+        return InProcess() if workers == 1 else LocalSlots(workers)
+    from .pools import make_pool
+
+    return make_pool(executor, workers, scheduler)
+
+
+class Coordinator:
+    """Runs the rounds of every worker until each has met the run's criteria or the run is stopped."""
+
+    def __init__(self, team: Team, events: EventLog, progress: Progress, pool: Any):
+        self.team, self.events, self.progress, self.pool = team, events, progress, pool
+        cfg = team.cfg
+        self.sync = cfg.run.sync_every_moves
+        out = cfg.output
+        progress_s = out.progress_every_s * 2 if progress.live else out.log_every_s
+        self.round_s = max(
+            0.5, min(cfg.run.share_every_s, out.checkpoint_every_s, out.stats_every_s, progress_s)
+        )
+        self.stop_file = team.dir / STOP_FILE
+        self.t0 = time.time() - team.clock.wall()
+        now = time.perf_counter()
+        self.next_share = now + cfg.run.share_every_s
+        self.next_checkpoint = now + out.checkpoint_every_s
+        self.next_stats = now + out.stats_every_s
+        self.last_stats = (team.clock.wall(), sum(team.moves))
+
+    def task(self, i: int) -> dict[str, Any]:
+        """The next round of worker i: from its latest state, with the boards published so far."""
+        team, cfg = self.team, self.team.cfg
+        end_moves = None
+        if self.sync is not None:
+            end_moves = (team.moves[i] // self.sync + 1) * self.sync
+        end_wall = math.inf if self.sync is not None else team.clock.wall() + self.round_s
+        if self.sync is None and team.states[i] is None:
+            end_wall = 0.0  # the first round ends with the construction: its board is kept and shown at once
+        cpu_limit = cpu_share(cfg, team.n)
+        return {
+            "id": f"{team.dir.name}-w{i}-r{team.rounds[i]}",
+            "worker": i,
+            "config": cfg.to_dict(),
+            "t0": self.t0,
+            "state": team.states[i],
+            "round_end_wall": end_wall,
+            "round_end_moves": end_moves,
+            "cpu_limit": cpu_limit,
+            "published": team.published,
+            "stop_file": str(self.stop_file),
+        }
+
+    def run(self, interrupted: stopping.Interrupted) -> None:
+        """Submit rounds until every worker has finished (or the run stops); absorb answers as they come.
+
+        With ``sync_every_moves`` the answers of a meeting are absorbed in worker order, so that ties between
+        workers resolve the same way on every repeat.
+        """
+        team = self.team
+        in_flight: dict[Any, tuple[int, dict]] = {}
+        waiting: dict[int, dict] = {}  # answers held until the meeting (sync mode)
+
+        def submit(i: int, task: dict | None = None) -> None:
+            task = task or self.task(i)
+            in_flight[self.pool.submit(search_round, task)] = (i, task)
+
+        for i in range(team.n):
+            submit(i)
+        while in_flight:
+            if interrupted.triggered and team.stop_reason is None:
+                self.stop(interrupted.reason)
+            for future in self.pool.wait(set(in_flight), 0.5):
+                i, task = in_flight.pop(future)
+                exc = future.exception()
+                if exc is not None:
+                    if type(exc).__name__ not in LOST:
+                        raise exc
+                    if team.stop_reason is not None:  # the run is ending: its last state is what it keeps
+                        continue
+                    team.lost[i] += 1
+                    self.events.write("worker_lost", worker=i, error=str(exc).splitlines()[0][:200])
+                    self.progress.message(f"worker {i} lost ({type(exc).__name__}): its round starts again")
+                    submit(i, task)
+                elif self.sync is not None:
+                    waiting[i] = future.result()
+                elif self.absorb(future.result()):
+                    self.after_answers(share=time.perf_counter() >= self.next_share)
+                    submit(i)
+            if self.sync is not None and not in_flight:  # a meeting: every worker at the same move
+                going = [i for i in sorted(waiting) if self.absorb(waiting.pop(i))]
+                self.after_answers(share=True)
+                for i in going:
+                    if team.stop_reason is None:
+                        submit(i)
+            self.show()
+
+    def absorb(self, answer: dict[str, Any]) -> bool:
+        """Take an answer; True when its worker goes on (not finished, the run not stopping)."""
+        i = answer["worker"]
+        first = self.team.states[i] is None
+        self.team.absorb(answer, self.events)
+        if first:
+            line = construction_line(answer["state"]["meta"]["construction"], self.team.puzzle.max_score)
+            self.progress.message(line if self.team.n == 1 else f"worker {i}: {line}")
+            if all(state is not None for state in self.team.states):  # every construction is kept at once
+                self.team.checkpoint(self.events)
+        reason = answer["finished"]
+        if reason is not None and reason.startswith("target_score") and self.team.stop_reason is None:
+            self.stop(reason)
+        return reason is None and self.team.stop_reason is None
+
+    def stop(self, reason: str) -> None:
+        """Ask every worker to stop after its current move (a signal, or one reached the target)."""
+        self.team.stop_reason = reason
+        self.stop_file.touch()
+
+    def after_answers(self, share: bool) -> None:
+        """Publish when ``share``; checkpoint and log statistics when they are due."""
+        team, out = self.team, self.team.cfg.output
+        if share:
+            self.next_share = time.perf_counter() + team.cfg.run.share_every_s
+            team.publish(self.events)
+        if time.perf_counter() >= self.next_checkpoint:
+            self.next_checkpoint = time.perf_counter() + out.checkpoint_every_s
+            team.checkpoint(self.events)
+        if time.perf_counter() >= self.next_stats:
+            self.next_stats = time.perf_counter() + out.stats_every_s
+            info = team.info()
+            wall, moves = info["wall_s"], info["iteration"]
+            rate = (moves - self.last_stats[1]) / max(wall - self.last_stats[0], 1e-9)
+            self.last_stats = (wall, moves)
+            workers = [
+                {"worker": i, "score": team.current[i], "iteration": team.moves[i]} for i in range(team.n)
+            ]
+            self.events.write("stats", moves_per_s=round(rate, 1), workers=workers, **rounded(info))
+
+    def show(self) -> None:
+        """The progress line: the run's best, each worker's current score, moves per second of all."""
+        if all(state is not None for state in self.team.states):
+            info = self.team.info()
+            info["score"] = " ".join(map(str, self.team.current))
+            self.progress.update(info)
+
+
+def run_team(
+    cfg: RunConfig,
+    run_dir: Path,
+    puzzle: Puzzle,
+    quiet: bool,
+    executor: str = "local",
+    scheduler: str | None = None,
+    team: Team | None = None,
+) -> Result:
+    """A new team run in a prepared run folder (``team`` None), or a resumed one; returns the run's Result.
+
+    A signal (SIGINT, SIGTERM, SIGHUP) creates the stop file at once, so that a round in this process or in
+    a worker process ends after its current move; the answers are absorbed and the run ends as usual.
+    """
+    events = EventLog(run_dir)
+    progress = Progress(cfg, puzzle.max_score, quiet)
+    if team is None:
+        team = Team(cfg, run_dir, puzzle, worker_count(cfg), stopping.Clock())
+        events.write(
+            "start",
+            instance=puzzle.name,
+            seed=cfg.seed,
+            max_score=puzzle.max_score,
+            pid=os.getpid(),
+            workers=team.n,
+        )
+        for warning in puzzle.warnings:
+            events.write("warning", message=warning)
+            progress.message(f"warning: {warning}")
+    (run_dir / STOP_FILE).unlink(missing_ok=True)
+    pool = make_workers_pool(executor, team.n, scheduler)
+    progress.message(f"{team.n} worker(s) on {pool.describe()}")
+    pids = pool.pids() if isinstance(pool, LocalSlots) else []
+    events.write("workers", workers=team.n, where=pool.describe(), pids=pids)
+    interrupted = _StopOnSignal(run_dir / STOP_FILE)
+    abandoned = False
+    try:
+        with StopSignals(interrupted):
+            Coordinator(team, events, progress, pool).run(interrupted)
+    except KeyboardInterrupt:
+        abandoned = True
+        raise
+    finally:
+        pool.close(wait=not abandoned)
+        (run_dir / STOP_FILE).unlink(missing_ok=True)
+        progress.close()
+    team.checkpoint(events)
+    return finish(team, events)
+
+
+class _StopOnSignal(stopping.Interrupted):
+    """The run's signal flag: triggering it also creates the stop file that ends the workers' rounds."""
+
+    def __init__(self, stop_file: Path):
+        super().__init__()
+        self.stop_file = stop_file
+
+    def trigger(self, why: str = "interrupted") -> None:
+        super().trigger(why)
+        self.stop_file.touch()

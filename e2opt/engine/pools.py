@@ -1,0 +1,153 @@
+"""Executors of sweep runs (and of a run's workers on Dask): local processes or a Dask cluster; how many
+tasks fit on the usable cores."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
+from multiprocessing import get_context
+from typing import Any, Protocol
+
+from ..core.errors import E2optError
+from ..core.signals import ignore_sigint
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the OS tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def slots_for(threads: int) -> int:
+    """How many tasks of ``threads`` threads each fit on the usable cores at once (at least one)."""
+    return max(1, usable_cores() // threads)
+
+
+class Pool(Protocol):
+    """What run_sweep needs of an executor: futures in the ``concurrent.futures`` style."""
+
+    waits_for_running: bool  # on stop, wait for runs in flight (they stop cleanly) or leave them
+    stop_note: str  # what happens to runs in flight on stop, for the user
+
+    def describe(self) -> str:
+        """Where the runs go, for the sweep's first line."""
+        ...
+
+    def submit(self, fn: Callable[[dict], dict], task: dict) -> Any:
+        """Start fn(task) somewhere; a future."""
+        ...
+
+    def wait(self, futures: set, timeout: float) -> set:
+        """The futures done within ``timeout`` seconds (at least one, unless the time ran out)."""
+        ...
+
+    def cancel(self, futures: set) -> None:
+        """Cancel the futures not started yet."""
+        ...
+
+    def close(self, wait: bool = True) -> None:
+        """Release the workers (``wait=False``: do not wait for runs in flight)."""
+        ...
+
+
+class LocalPool:
+    """A process pool (spawn start method). Stopping waits for the runs in flight: they stop after their move."""
+
+    waits_for_running = True
+    stop_note = "runs in flight stop after their current move (Ctrl-C again to abandon them)"
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=ignore_sigint)
+
+    def describe(self) -> str:
+        return f"{self.workers} local worker process{'es' if self.workers > 1 else ''}"
+
+    def submit(self, fn: Callable[[dict], dict], task: dict) -> Any:
+        return self.pool.submit(fn, task)
+
+    def wait(self, futures: set, timeout: float) -> set:
+        return wait_futures(futures, timeout, FIRST_COMPLETED).done
+
+    def cancel(self, futures: set) -> None:
+        for future in futures:
+            future.cancel()
+
+    def close(self, wait: bool = True) -> None:
+        self.pool.shutdown(wait=wait, cancel_futures=True)
+
+
+class DaskPool:
+    """A Dask client, on a scheduler address or on a LocalCluster of one-thread worker processes.
+
+    Runs in flight cannot be signalled through Dask: on Ctrl-C a LocalCluster is shut down (its runs resume
+    from their last checkpoint with ``--resume``); on a remote cluster they go on until they finish.
+    """
+
+    waits_for_running = False
+
+    def __init__(self, workers: int, scheduler: str | None):
+        import distributed
+
+        self.distributed = distributed
+        self.cluster = None
+        try:
+            if scheduler:
+                self.client = distributed.Client(scheduler, timeout="20s")
+            else:
+                self.cluster = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+                self.client = distributed.Client(self.cluster)
+        except (OSError, TimeoutError) as exc:
+            raise E2optError(f"dask scheduler {scheduler or '(local)'}: cannot connect: {exc}") from None
+        except ValueError as exc:  # distributed's answer to a malformed address or unknown scheme
+            raise E2optError(f"--scheduler {scheduler!r}: not a Dask scheduler address: {exc}") from None
+        self.where = scheduler or f"a local Dask cluster of {workers} worker process(es)"
+        self.stop_note = (
+            "runs in flight keep going on the cluster until they finish"
+            if scheduler
+            else "runs in flight end with the local cluster; --resume continues them from their last checkpoint"
+        )
+
+    def describe(self) -> str:
+        return f"Dask on {self.where}"
+
+    def submit(self, fn: Callable[[dict], dict], task: dict) -> Any:
+        return self.client.submit(fn, task, key=f"e2opt-{task['id']}-{os.urandom(4).hex()}", pure=False)
+
+    def wait(self, futures: set, timeout: float) -> set:
+        try:
+            return set(
+                self.distributed.wait(list(futures), timeout=timeout, return_when=FIRST_COMPLETED).done
+            )
+        except TimeoutError:
+            return set()
+
+    def cancel(self, futures: set) -> None:
+        self.client.cancel(list(futures))
+
+    def close(self, wait: bool = True) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def check_executor(executor: str, scheduler: str | None) -> None:
+    """Refuse executor options that cannot work, before a sweep folder is made."""
+    if executor not in ("local", "dask"):
+        raise E2optError(f"--executor {executor}: expected local or dask")
+    if scheduler and executor != "dask":
+        raise E2optError("--scheduler needs --executor dask")
+    if executor == "dask" and importlib.util.find_spec("distributed") is None:
+        raise E2optError('--executor dask needs Dask: pip install "e2opt[dask]"')
+
+
+def make_pool(executor: str, workers: int, scheduler: str | None) -> Pool:
+    """The executor named on the command line."""
+    check_executor(executor, scheduler)
+    return LocalPool(workers) if executor == "local" else DaskPool(workers, scheduler)

@@ -1,0 +1,143 @@
+"""``e2opt report RUN_DIR``: the story of a run, finished or not, from the files in its folder."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.bks import best_known
+from ..core.board import read_board, rule_violations, score
+from ..core.errors import BoardError, E2optError
+from ..core.formats.official import clue_convention
+from ..core.formats.viewer import viewer_url
+from ..core.puzzle import read_puzzle
+from .events import read_events
+from .plots import refresh_plots
+from .runfolder import load_run_config, require
+
+
+@dataclass
+class EventSummary:
+    """What the report needs from events.jsonl, gathered in one pass (a long run's log is never held whole)."""
+
+    last_kind: str | None = None
+    last_best: dict[str, Any] | None = None
+    last_stats: dict[str, Any] | None = None
+    last_end: dict[str, Any] | None = None
+    resumes: int = 0
+    plateaus: dict[str, int] = field(default_factory=lambda: {"diversifications": 0, "intensifications": 0})
+
+    @property
+    def ended(self) -> bool:
+        """The log ends with an end event (a resumed run writes more events after an earlier end)."""
+        return self.last_kind == "end"
+
+
+def summarise_events(run_dir: Path) -> EventSummary:
+    """Stream the run's events: the last best, stats and end events, resumes, and the plateau totals.
+
+    Plateau events are sampled, so the totals come from the running counts the events carry.
+    """
+    summary = EventSummary()
+    for event in read_events(run_dir):
+        kind = event.get("event")
+        summary.last_kind = kind
+        if kind == "best":
+            summary.last_best = event
+        elif kind == "stats":
+            summary.last_stats = event
+        elif kind == "end":
+            summary.last_end = event
+        summary.resumes += kind == "resume"
+        for key in summary.plateaus:
+            if isinstance(event.get(key), int):
+                summary.plateaus[key] = event[key]
+    return summary
+
+
+def _stop_reason(result_path: Path) -> str | None:
+    """The stop reason in result.json; None when the file is corrupt, truncated or lacks it."""
+    try:
+        result = json.loads(result_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # ValueError: bad JSON or bad UTF-8
+        return None
+    reason = result.get("stop_reason") if isinstance(result, dict) else None
+    return reason if isinstance(reason, str) else None
+
+
+def _status(run_dir: Path, events: EventSummary) -> str:
+    """Finished (and why), resumed but not finished, or not finished; a bad result.json falls back to events."""
+    result_path = run_dir / "result.json"
+    if not result_path.is_file():
+        return "not finished (running, or killed: `e2opt resume` continues it)"
+    if not events.ended:
+        return "resumed, not finished"
+    reason = _stop_reason(result_path)
+    if reason is not None:
+        return f"finished, stopped by {reason}"
+    reason = (events.last_end or {}).get("stop_reason", "an unknown criterion")
+    return f"finished, stopped by {reason} (result.json is unreadable: read from events.jsonl)"
+
+
+def _move_totals(events: EventSummary) -> dict[str, dict]:
+    """Per-move totals of the latest stats or end event (totals only grow, resumes included)."""
+    found = [
+        e.get("moves") for e in (events.last_stats, events.last_end) if e and isinstance(e.get("moves"), dict)
+    ]
+    return max(found, key=lambda m: sum(v.get("calls", 0) for v in m.values()), default={})
+
+
+def run_report(run_dir: str | Path, plots: bool = True) -> str:
+    """A summary of the run (score, gap to best known, time to best, moves/s, stop reason); refreshes plots."""
+    run_dir = require(run_dir, "run")
+    if not (run_dir / "config.yaml").is_file():
+        raise E2optError(
+            f"{run_dir}: run folder without config.yaml: it was stopped before its config was written"
+        )
+    cfg, _ = load_run_config(run_dir)
+    puzzle = read_puzzle(cfg.instance)
+    try:
+        best = read_board(run_dir / "best.board")
+    except BoardError:
+        best = None
+    if best is not None and rule_violations(puzzle, best):
+        best = None
+    events = summarise_events(run_dir)
+    best_score = score(puzzle, best) if best is not None else None
+    stats = events.last_stats or events.last_end or {}
+    clues = clue_convention(puzzle)
+    label = f"{puzzle.name} (clues {clues})" if clues else puzzle.name
+    lines = [f"run {run_dir.name}: {label} seed {cfg.seed}, {_status(run_dir, events)}"]
+    if best_score is None:
+        lines.append("no best board yet")
+    else:
+        known = best_known(puzzle)
+        gap = f", best known {known.best_known}, gap {known.best_known - best_score}" if known else ""
+        lines.append(f"best {best_score}/{puzzle.max_score}{gap}")
+    if events.last_best:
+        b = events.last_best
+        lines.append(f"best found at {b.get('wall_s', 0):.1f} s wall, move {b.get('iteration', 0)}")
+    if stats:
+        lines.append(
+            f"last seen at {stats.get('wall_s', 0):.1f} s wall, {stats.get('cpu_s', 0):.1f} s CPU, "
+            f"move {stats.get('iteration', stats.get('iterations', 0))}, {stats.get('moves_per_s', 0):,.0f} moves/s"
+        )
+    for name, m in _move_totals(events).items():
+        lines.append(
+            f"move {name}: {m['calls']:,} calls, {m['cpu_s']:.1f} CPU s, gain {m['gain']:+d}, "
+            f"improving {m['improved']:,}, share {m['share']:.0%}"
+        )
+    plateaus = events.plateaus
+    lines.append(
+        f"diversifications {plateaus['diversifications']}, intensifications {plateaus['intensifications']}, "
+        f"resumes {events.resumes}"
+    )
+    if plots:
+        refresh_plots(run_dir, puzzle, best)
+        lines.append(f"plots: {run_dir / 'score.png'}" + (f", {run_dir / 'best.svg'}" if best else ""))
+    url = None if best is None else viewer_url(puzzle, best)
+    if url:
+        lines.append(f"viewer: {url}")
+    return "\n".join(lines)

@@ -1,0 +1,143 @@
+"""What a run reached (result.json), and the one place that ends a run: best.board, the end event,
+result.json and the pictures."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..core.bks import best_known
+from ..core.board import Board, write_board
+from ..core.fsutil import atomic_write_text
+from ..core.puzzle import Puzzle
+from ..search.schedule import add_totals
+from .events import EventLog
+from .runfolder import BEST, RESULT
+
+if TYPE_CHECKING:
+    from .team import Team
+
+
+@dataclass
+class Result:
+    """What a run reached; written as result.json."""
+
+    instance: str
+    seed: int
+    best_score: int
+    max_score: int
+    best_known: int | None
+    iterations: int
+    moves_per_s: float
+    wall_s: float
+    cpu_s: float
+    time_to_best_s: float
+    stop_reason: str
+    run_dir: str
+    construction: dict = field(default_factory=dict)
+    diversifications: int = 0
+    intensifications: int = 0
+    best_board: Board | None = field(default=None, repr=False)
+    workers: list[dict] | None = None  # per-worker figures
+    clues: str | None = None  # the official set's clue convention ('1/5' starter-only, '5/5' strict)
+    viewer_url: str | None = None  # the best board as a link to the community viewer (formats/viewer.py)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("best_board")
+        if self.workers is None:
+            data.pop("workers")
+        return data
+
+    def label(self, puzzle: Puzzle) -> None:
+        """Set the clue convention and the viewer link of the best board (before result.json is written)."""
+        from ..core.formats.official import clue_convention
+        from ..core.formats.viewer import viewer_url
+
+        self.clues = clue_convention(puzzle)
+        self.viewer_url = None if self.best_board is None else viewer_url(puzzle, self.best_board)
+
+    def summary(self) -> str:
+        """Two lines for people: the score and how it was reached, then the run folder."""
+        known = ""
+        if self.best_known is not None:
+            known = f" (best known {self.best_known}, gap {self.best_known - self.best_score})"
+        clues = f" (clues {self.clues})" if self.clues else ""
+        return (
+            f"{self.instance}{clues} seed {self.seed}: {self.best_score}/{self.max_score}{known}; "
+            f"{self.iterations} moves ({self.moves_per_s:,.0f}/s), best after {self.time_to_best_s:.1f} s, "
+            f"{self.wall_s:.1f} s wall, {self.cpu_s:.1f} s CPU; stopped by {self.stop_reason}\n"
+            f"run folder: {self.run_dir}" + (f"\nviewer: {self.viewer_url}" if self.viewer_url else "")
+        )
+
+
+def per_second(count: float, seconds: float) -> float:
+    """A rate rounded for result.json; 0 when no time was measured."""
+    return round(count / seconds, 1) if seconds > 0 else 0.0
+
+
+def worker_figures(team: Team) -> list[dict[str, Any]]:
+    """Each worker's figures for result.json: its best, moves, CPU, restarts, losses, why it stopped."""
+    out = []
+    for i, state in enumerate(team.states):
+        if state is None:  # stopped before its first answer
+            continue
+        meta = state["meta"]
+        out.append(
+            {
+                "worker": i,
+                "best_score": meta["best_score"],
+                "iterations": team.moves[i],
+                "cpu_s": round(meta["cpu_s"], 3),
+                "moves_per_s": per_second(team.moves[i], meta["cpu_s"]),
+                "time_to_best_s": round(meta["best_wall_s"], 3),
+                "restarts": meta["restarts"],
+                "lost": team.lost[i],
+                "construction_score": meta["construction"].get("score"),
+                "stop_reason": team.finished[i],
+                "moves": team.move_summaries[i],
+            }
+        )
+    return out
+
+
+def finish(team: Team, events: EventLog) -> Result:
+    """best.board, the end event, result.json (all workers' CPU, the run's wall time, per-worker figures)."""
+    cfg, puzzle = team.cfg, team.puzzle
+    write_board(team.best_board, team.dir / BEST)
+    reasons = [r for r in team.finished if r is not None]
+    known = best_known(puzzle)
+    cpu = team.cpu()
+    result = Result(
+        instance=puzzle.name,
+        seed=cfg.seed,
+        best_score=int(team.best["score"]),
+        max_score=puzzle.max_score,
+        best_known=None if known is None else known.best_known,
+        iterations=sum(team.moves),
+        moves_per_s=per_second(sum(team.moves), cpu),
+        wall_s=round(team.clock.wall(), 3),
+        cpu_s=round(cpu, 3),
+        time_to_best_s=round(float(team.best["wall_s"] or 0.0), 3),
+        stop_reason=team.stop_reason or (reasons[0] if reasons else "interrupted"),
+        run_dir=str(team.dir),
+        construction=team.construction(),
+        diversifications=team.totals("diversifications"),
+        intensifications=team.totals("intensifications"),
+        best_board=team.best_board,
+        workers=worker_figures(team),
+    )
+    result.label(puzzle)
+    events.write(
+        "end",
+        **{k: v for k, v in result.to_json().items() if k not in ("construction", "workers")},
+        moves=add_totals(team.move_summaries),
+    )
+    atomic_write_text(team.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n")
+    events.close()
+    if cfg.output.plots:
+        from .plots import refresh_plots
+
+        refresh_plots(team.dir, puzzle, team.best_board)
+    return result

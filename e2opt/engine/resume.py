@@ -1,0 +1,135 @@
+"""Resume a run in its folder: from the newest good checkpoint to the original stopping criteria, counting
+the time already spent. It works only in a folder e2opt made (runfolder.require), and a run that already
+meets its criteria is left untouched (AlreadyFinished). Checkpoints of the one-worker engine e2opt had
+before every run became a team resume as a team of one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..config.sections import RunConfig
+from ..core.errors import E2optError
+from ..core.fsutil import atomic_write_text
+from ..core.puzzle import Puzzle, read_puzzle
+from ..search import stop as stopping
+from ..search.state import SearchState
+from .checkpoint import CHECKPOINT_FILES, load_checkpoint
+from .coordinator import run_team
+from .events import EventLog
+from .result import Result
+from .round import cpu_share
+from .runfolder import BEST, CONFIG, INTERRUPTS, RESULT, has_ended, load_run_config, require
+from .team import Team
+
+
+class AlreadyFinished(E2optError):
+    """resume on a run that already meets its stopping criteria: nothing to do, nothing changed."""
+
+
+def resume_run(
+    run_dir: str | Path,
+    quiet: bool = True,
+    overrides: tuple[str, ...] = (),
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Result:
+    """Continue a run from its newest good checkpoint to its stopping criteria.
+
+    ``--set stop.*`` overrides extend the criteria and are saved in config.yaml, so a later resume keeps them.
+    A run that already meets its criteria raises AlreadyFinished and nothing in its folder changes.
+    """
+    run_dir = require(run_dir, "run")
+    if not (run_dir / CONFIG).is_file():
+        raise E2optError(
+            f"{run_dir}: run folder without {CONFIG}: it was stopped before its config was written"
+        )
+    cfg, stored = load_run_config(run_dir, overrides)
+    puzzle = read_puzzle(cfg.instance)
+    if not any((run_dir / name).exists() for name in CHECKPOINT_FILES):
+        if overrides:
+            atomic_write_text(run_dir / CONFIG, stored.to_yaml())
+        return _restart(cfg, run_dir, puzzle, quiet, executor, scheduler)
+    state, meta, warnings = load_checkpoint(run_dir)
+    try:
+        if "team" in meta:
+            team = Team.restore(cfg, run_dir, puzzle, state, meta)
+        else:
+            team = Team.from_single(cfg, run_dir, puzzle, state, meta)
+    except (ValueError, KeyError) as exc:
+        raise E2optError(f"{run_dir}: the checkpoint does not fit {cfg.instance} ({exc})") from None
+    if has_ended(run_dir, meta["best_score"]) and _stop_reason(run_dir) not in INTERRUPTS:
+        past = _past(cfg, team, float(meta["wall_s"]))
+        if not overrides or past is not None:
+            raise AlreadyFinished(_finished_message(run_dir, past, team, overrides))
+    if overrides:
+        atomic_write_text(run_dir / CONFIG, stored.to_yaml())
+    events = EventLog(run_dir)
+    for warning in warnings:
+        events.write("warning", message=warning)
+    adopted = team.adopt_saved_best()
+    events.write("resume", iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted)
+    events.close()
+    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, team)
+
+
+def _past(cfg: RunConfig, team: Team, wall_s: float) -> str | None:
+    """The criterion that every worker already met at the checkpoint, None when one still has work."""
+    reason = None
+    for state in team.states:
+        if state is None:
+            return None
+        meta, search = state["meta"], SearchState.from_dict(state["search"])
+        criteria = stopping.from_config(
+            cfg.stop, team.puzzle.max_score, cpu_share(cfg, team.n), meta["moves_before"],
+            meta["intensifications_before"],
+        )  # fmt: skip
+        status = stopping.Status(
+            search.iteration, search.score, search.best_score, search.intensifications, wall_s, meta["cpu_s"]
+        )
+        if not criteria(status):
+            return None
+        reason = reason or criteria.reason
+    return reason
+
+
+def _stop_reason(run_dir: Path) -> str | None:
+    """The stop reason in result.json, None when it cannot be read."""
+    try:
+        return json.loads((run_dir / RESULT).read_text(encoding="utf-8")).get("stop_reason")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _finished_message(run_dir: Path, reason: str | None, team: Team, overrides: tuple[str, ...]) -> str:
+    """Why resume has nothing to do: the criterion that holds, and how to extend the run."""
+    holds = reason or _stop_reason(run_dir) or "its stop criterion"
+    where = f"{sum(team.moves)} moves, best {team.best['score'] if team.best else '?'}"
+    if overrides:
+        given = " ".join(f"--set {text}" for text in overrides)
+        return f"{given}: the run is already past it ({holds} holds at {where}); nothing was changed"
+    return (
+        f"{run_dir}: finished already ({holds} holds at {where}); nothing was changed. "
+        "To go on, extend a budget: e2opt resume RUN_DIR --set stop.KEY=VALUE"
+    )
+
+
+def _restart(
+    cfg: RunConfig,
+    run_dir: Path,
+    puzzle: Puzzle,
+    quiet: bool,
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Result:
+    """A run stopped before its first checkpoint (during construction) starts again in its folder.
+
+    The stopped attempt's best.board and result.json go first, so nothing of it can be taken for the new one's.
+    """
+    for name in (BEST, RESULT):
+        (run_dir / name).unlink(missing_ok=True)
+    log = EventLog(run_dir)
+    log.write("restart", reason="no checkpoint yet: stopped during construction")
+    log.close()
+    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)

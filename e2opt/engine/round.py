@@ -1,0 +1,276 @@
+"""One round of one worker: continue its search until the round ends, plain data in and out.
+
+A task (a dict, so that it pickles to a process or a Dask cluster) carries the run's config, the worker's
+state (None before its construction), where the round ends (run wall seconds, the worker's own moves) and
+the boards published to the workers. The answer carries the new state, the new bests found (with when),
+and ``finished``: the run criterion that held, or None when only the round ended. Inside a round a worker
+whose search stagnates (``search.restart_after`` intensifications, or ``restart_after_s`` seconds, without a
+new best) restarts from ``run.restart_from``: a fresh construction, the published best, or an elite board.
+Its own best board and all counters survive restarts.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..config.schema import build
+from ..config.sections import RunConfig
+from ..construct import construct, threads_used
+from ..core.puzzle import Puzzle, read_puzzle_cached
+from ..search import stop as stopping
+from ..search.flat import FlatPuzzle
+from ..search.schedule import add_totals
+from ..search.state import SearchState
+from ..search.tabu import TabuSearch, warm_up
+
+# scalar counters of a worker, carried across its searches (the search's own counters restart at zero)
+COUNTERS = ("moves_before", "diversifications_before", "intensifications_before", "restarts", "best_score")
+COUNTERS += ("stagnant_intensifications",)  # intensifications since the current search's last new best
+TIMES = ("best_wall_s", "best_cpu_s", "cpu_s", "search_best_wall_s")  # the last: when that new best came
+_warm = False  # numba kernels loaded in this process (see search_round)
+
+
+def worker_streams(seed: int, worker: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence, tuple]:
+    """(construction, search, restart key) of a worker: worker 0 keeps the two streams of a one-worker run
+    (so it constructs and searches exactly like one), the others get their own children of the run seed."""
+    if worker == 0:
+        construct_seq, search_seq = np.random.SeedSequence(seed).spawn(2)
+        return construct_seq, search_seq, (2,)
+    construct_seq, search_seq = np.random.SeedSequence(seed, spawn_key=(2 + worker,)).spawn(2)
+    return construct_seq, search_seq, (2 + worker, 2)
+
+
+def restart_streams(seed: int, key: tuple, restart: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """(construction, search) generators of a worker's ``restart``-th restart: a pure function of the count,
+    so a checkpoint needs to keep only the count."""
+    construct_seq, search_seq = np.random.SeedSequence(seed, spawn_key=(*key, restart)).spawn(2)
+    return np.random.default_rng(construct_seq), np.random.default_rng(search_seq)
+
+
+class Stagnation:
+    """Stop criterion of a search that found no new best for ``after`` intensifications or ``after_s`` s."""
+
+    reason = "stagnation"
+
+    def __init__(self, after: int | None, after_s: float | None, intensifications: int, best_wall: float):
+        self.after, self.after_s = after, after_s
+        self.intensifications, self.best_wall = intensifications, best_wall
+
+    def seen(self, kind: str, wall: float) -> None:
+        """Count an intensification; a new best resets both counts."""
+        if kind == "intensify":
+            self.intensifications += 1
+        elif kind == "best":
+            self.intensifications, self.best_wall = 0, wall
+
+    def __call__(self, status: stopping.Status) -> bool:
+        if self.after is not None and self.intensifications >= self.after:
+            return True
+        return self.after_s is not None and status.wall_s - self.best_wall >= self.after_s
+
+
+class StopFile:
+    """Stop criterion: the run asked its workers to stop (the file exists); read at the search's ticks."""
+
+    reason = "interrupted"
+
+    def __init__(self, path: str):
+        self.path = Path(path)
+
+    def __call__(self, status: stopping.Status) -> bool:
+        return self.path.exists()
+
+
+class _Worker:
+    """A worker during one round: its current search and the counters it carries across searches."""
+
+    def __init__(self, task: dict[str, Any], cfg: RunConfig, puzzle: Puzzle, clock: stopping.Clock):
+        self.task, self.cfg, self.puzzle, self.clock = task, cfg, puzzle, clock
+        self.flat = FlatPuzzle.of(puzzle)
+        self.events: list[dict[str, Any]] = []
+        self.seed_key = worker_streams(cfg.seed, task["worker"])[2]
+        state = task["state"]
+        if state is None:
+            self.first_search()
+        else:
+            self.meta = dict(state["meta"])
+            self.best = (np.array(state["best_piece"]), np.array(state["best_rot"]))
+            self.search = TabuSearch.from_state(puzzle, cfg.search, SearchState.from_dict(state["search"]))
+
+    def first_search(self) -> None:
+        """Construct the worker's initial board (its own stream) and start its search."""
+        construct_seq, search_seq, _ = worker_streams(self.cfg.seed, self.task["worker"])
+        board, info = self.build(np.random.default_rng(construct_seq))
+        self.meta = {key: 0 for key in COUNTERS} | {key: 0.0 for key in TIMES} | {"construction": info}
+        self.start(board, np.random.default_rng(search_seq))
+        self.meta["best_score"], self.meta["search_best_wall_s"] = -1, self.clock.wall()
+        self.note_best(self.search.state.best_score)
+
+    def build(self, rng: np.random.Generator) -> tuple[Any, dict]:
+        """A new board by the configured construction, within what is left of the run's and the worker's budgets
+        (CP-SAT burns CPU on each of its threads)."""
+        limits = []
+        if self.cfg.stop.max_wall_s is not None:
+            limits.append(self.cfg.stop.max_wall_s - self.clock.wall())
+        if self.task["cpu_limit"] is not None:
+            limits.append((self.task["cpu_limit"] - self.clock.cpu()) / threads_used(self.cfg.construct))
+        deadline = max(0.0, min(limits)) if limits else None
+        path = Path(self.task["stop_file"])
+        return construct(self.puzzle, self.cfg.construct, rng, deadline, None, path.exists)
+
+    def start(self, board: Any, rng: np.random.Generator) -> None:
+        self.search = TabuSearch(self.puzzle, board, self.cfg.search, rng)
+
+    def note_best(self, value: int) -> None:
+        """The search's best board becomes the worker's best when it beats it; recorded as an event."""
+        if value <= self.meta["best_score"]:
+            return
+        st = self.search.state
+        self.best = (st.best_piece.copy(), st.best_rot.copy())
+        wall, cpu = self.clock.wall(), self.clock.cpu()
+        self.meta.update(best_score=int(value), best_wall_s=wall, best_cpu_s=cpu)
+        moves = self.meta["moves_before"] + st.iteration
+        self.events.append(
+            {"event": "best", "score": int(value), "iteration": moves, "wall_s": wall, "cpu_s": cpu}
+        )
+
+    def note_plateau(self, kind: str, info: dict) -> None:
+        """A plateau event, at most one of each kind per ``output.stats_every_s``: plateaus come many times a
+        second, so events.jsonl grows with time, not with moves (the running totals say how many there were)."""
+        wall = self.clock.wall()
+        due = self.meta.setdefault("next_plateau_event", {})
+        if wall < due.get(kind, 0.0):
+            return
+        due[kind] = wall + self.cfg.output.stats_every_s
+        st = self.search.state
+        self.events.append(
+            {
+                "event": kind,
+                "iteration": self.moves(),
+                "wall_s": wall,
+                "score": int(info.get("score", st.score)),
+                "diversifications": self.meta["diversifications_before"] + st.diversifications,
+                "intensifications": self.meta["intensifications_before"] + st.intensifications,
+            }
+        )
+
+    def moves(self) -> int:
+        return self.meta["moves_before"] + self.search.state.iteration
+
+    def move_summary(self) -> dict[str, dict]:
+        """Per-move totals over every search of this worker; the share is the current search's."""
+        current = self.search.schedule.summary()
+        total = add_totals([self.meta.get("moves_summary_before", {}), current])
+        for name, m in current.items():
+            total[name]["share"] = m["share"]
+        return total
+
+    def restart(self) -> None:
+        """Leave a stagnated search for a new board from ``run.restart_from`` (a fresh one if none published)."""
+        st = self.search.state
+        self.meta["moves_summary_before"] = self.move_summary()
+        self.meta["moves_before"] += st.iteration
+        self.meta["diversifications_before"] += st.diversifications
+        self.meta["intensifications_before"] += st.intensifications
+        self.meta["restarts"] += 1
+        self.meta["stagnant_intensifications"], self.meta["search_best_wall_s"] = 0, self.clock.wall()
+        construct_rng, search_rng = restart_streams(self.cfg.seed, self.seed_key, self.meta["restarts"])
+        published = self.task["published"]
+        source = self.cfg.run.restart_from if published else "fresh"
+        if source == "fresh":
+            board, _ = self.build(construct_rng)
+        else:
+            pick = 0 if source == "best" else int(construct_rng.integers(len(published)))
+            board = self.flat.board(np.array(published[pick]["piece"]), np.array(published[pick]["rot"]))
+        self.start(board, search_rng)
+        self.events.append(
+            {"event": "restart", "from": source, "iteration": self.moves(), "wall_s": self.clock.wall()}
+        )
+
+    def criteria(self) -> stopping.AnyOf:
+        """The run's criteria seen from the current search (budgets count the worker's earlier searches)."""
+        meta = self.meta
+        return stopping.from_config(
+            self.cfg.stop, self.puzzle.max_score, self.task["cpu_limit"], meta["moves_before"],
+            meta["intensifications_before"],
+        )  # fmt: skip
+
+    def status(self) -> stopping.Status:
+        st = self.search.state
+        return stopping.Status(
+            st.iteration, st.score, st.best_score, st.intensifications, self.clock.wall(), self.clock.cpu()
+        )
+
+
+def cpu_share(cfg: RunConfig, workers: int) -> float | None:
+    """Each worker's part of the run's CPU budget (None without one)."""
+    return None if cfg.stop.max_cpu_s is None else cfg.stop.max_cpu_s / workers
+
+
+def search_round(task: dict[str, Any]) -> dict[str, Any]:
+    """Run one round of one worker (see the module docstring); the answer is plain data."""
+    global _warm
+    if not _warm:
+        warm_up()  # compile or load the kernels before the clock starts
+        _warm = True
+    cfg = build(RunConfig, task["config"], f"worker {task['worker']}")
+    puzzle = read_puzzle_cached(cfg.instance)
+    cpu_before = 0.0 if task["state"] is None else float(task["state"]["meta"]["cpu_s"])
+    clock = stopping.Clock(time.time() - task["t0"], cpu_before)
+    worker = _Worker(task, cfg, puzzle, clock)
+    meta, stop_file = worker.meta, StopFile(task["stop_file"])
+    finished = None
+    while True:
+        run_criteria = worker.criteria()
+        round_end = [stopping.MaxWallTime(task["round_end_wall"]), stop_file]
+        if task["round_end_moves"] is not None:
+            round_end.append(stopping.MaxIterations(task["round_end_moves"] - meta["moves_before"]))
+        stagnation = Stagnation(
+            cfg.search.restart_after,
+            cfg.search.restart_after_s,
+            meta["stagnant_intensifications"],
+            meta["search_best_wall_s"],
+        )
+
+        def on_event(kind: str, info: dict, stagnation: Stagnation = stagnation) -> None:
+            stagnation.seen(kind, clock.wall())
+            if kind in ("diversify", "intensify"):
+                worker.note_plateau(kind, info)
+            if kind == "best":
+                worker.note_best(info["score"])
+
+        worker.search.run(stopping.AnyOf(run_criteria, *round_end, stagnation), clock, on_event)
+        meta["stagnant_intensifications"], meta["search_best_wall_s"] = (
+            stagnation.intensifications,
+            stagnation.best_wall,
+        )
+        status = worker.status()
+        if run_criteria(status):
+            finished = run_criteria.reason
+            break
+        if stop_file(status):
+            finished = "interrupted"
+            break
+        if any(end(status) for end in round_end):
+            break
+        worker.restart()  # only the stagnation criterion held
+    st = worker.search.state
+    meta["cpu_s"] = clock.cpu()
+    return {
+        "worker": task["worker"],
+        "state": {
+            "meta": meta,
+            "search": st.to_dict(),
+            "best_piece": worker.best[0],
+            "best_rot": worker.best[1],
+        },
+        "events": worker.events,
+        "finished": finished,
+        "current": int(st.score),
+        "moves": worker.moves(),
+        "move_summary": worker.move_summary(),
+    }

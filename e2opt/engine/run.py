@@ -1,0 +1,67 @@
+"""Start a run: a new run folder, then the run engine (workers/coordinator.py) in it.
+
+A run folder ``runs/<UTC stamp>_<name>_s<seed>/`` holds its marker (runfolder.py), config.yaml
+(resolved), inputs/ (copies of the puzzle and a warm-start board), events.jsonl, best.board (rewritten at
+every new best), checkpoint (every ``output.checkpoint_every_s``), result.json at the end, score.png and
+best.svg. resume.py continues a run from its checkpoint.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..config.sections import RunConfig
+from ..core.fsutil import atomic_write_text
+from ..core.puzzle import read_puzzle
+from .coordinator import run_team
+from .loader import load_config
+from .result import Result
+from .runfolder import CONFIG, keep_inputs, make_run_dir, mark, marker_kind
+
+__all__ = ["Result", "run_config", "solve"]
+
+
+def run_config(
+    cfg: RunConfig,
+    quiet: bool = True,
+    run_dir: Path | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> Result:
+    """Construct + search for one config in a new run folder (or the given one, e.g. a sweep's run folder).
+
+    SIGINT, SIGTERM or SIGHUP stop the construction (its board so far becomes the start) and the search
+    after its current move; the run then ends with a checkpoint, so that ``resume`` goes on from there.
+    """
+    puzzle = read_puzzle(cfg.instance)
+    if run_dir is None:
+        run_dir = make_run_dir(cfg.output.runs_dir, cfg.name, cfg.seed)
+    else:
+        run_dir = Path(run_dir)
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if marker_kind(run_dir) != "run":
+            mark(run_dir, "run")
+    keep_inputs(run_dir, cfg.instance, cfg.construct.board)
+    atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
+    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
+
+
+def solve(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) -> Result:
+    """Python API: ``e2opt.solve("config/quick.yaml")`` or a RunConfig; keyword overrides by dotted key.
+
+    Keyword names use ``__`` for dots: ``solve(cfg, stop__max_iterations=1000, seed=3)``.
+    """
+    values = {key.replace("__", "."): value for key, value in overrides.items()}
+    if isinstance(config, RunConfig):
+        if values:
+            from ..config.schema import set_dotted
+            from .loader import config_from_dict
+
+            data = config.to_dict()
+            for key, value in values.items():
+                set_dotted(data, key, value)
+            config = config_from_dict(data, "<solve arguments>")
+    else:
+        config = load_config(config, **values)
+    return run_config(config, quiet=quiet)

@@ -1,0 +1,288 @@
+"""The coordinator's view of a run of several workers: their latest states, the elite, the run's best.
+
+Each answer of a worker's round (round.py) is absorbed here: new bests are verified by the independent
+verifier before best.board is rewritten, boards are verified again before they are published to the
+workers, and the checkpoint holds every worker's state with the elite and the run's best.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..config.sections import RunConfig
+from ..core.board import Board, format_board, read_board, write_board
+from ..core.errors import BoardError, E2optError
+from ..core.puzzle import Puzzle
+from ..core.verify import verify_texts
+from ..search import stop as stopping
+from ..search.flat import FlatPuzzle
+from ..search.schedule import add_totals
+from ..search.state import SearchState
+from .checkpoint import save_checkpoint
+from .events import EventLog, read_events
+from .round import COUNTERS
+from .runfolder import BEST
+
+
+class Team:
+    """The coordinator's view of the run: every worker's latest state, the elite, the run's best."""
+
+    def __init__(self, cfg: RunConfig, run_dir: Path, puzzle: Puzzle, n: int, clock: stopping.Clock):
+        self.cfg, self.dir, self.puzzle, self.n, self.clock = cfg, run_dir, puzzle, n, clock
+        self.flat = FlatPuzzle.of(puzzle)
+        self.puzzle_text = Path(cfg.instance).read_text(encoding="utf-8-sig")
+        self.states: list[dict[str, Any] | None] = [None] * n
+        self.finished: list[str | None] = [None] * n
+        self.current, self.moves = [0] * n, [0] * n
+        self.rounds, self.lost = [0] * n, [0] * n
+        self.move_summaries: list[dict[str, dict]] = [{} for _ in range(n)]  # each worker's per-move totals
+        self.elite: list[dict[str, Any]] = []  # {"score", "piece", "rot"}, best first, distinct
+        self.published: list[dict[str, Any]] = []
+        self.best: dict[str, Any] | None = None  # {"score", "worker", "iteration", "wall_s", "cpu_s"}
+        self.best_board: Board | None = None
+        self.stop_reason: str | None = None
+
+    # --- what the workers found ---
+
+    def verified(self, piece: np.ndarray, rot: np.ndarray) -> tuple[Board, int]:
+        """The board and its score, checked by the independent verifier; E2optError if it breaks a rule."""
+        board = self.flat.board(np.asarray(piece), np.asarray(rot))
+        report = verify_texts(self.puzzle_text, format_board(board), self.cfg.instance, "<worker board>")
+        if not report.valid:
+            raise E2optError(f"a worker produced an invalid board: {report.problems[0]}")
+        return board, report.score
+
+    def absorb(self, answer: dict[str, Any], events: EventLog) -> None:
+        """Take a round's answer: the worker's state, its events, a new run best (best.board rewritten)."""
+        i = answer["worker"]
+        state = answer["state"]
+        first = self.states[i] is None
+        self.states[i], self.finished[i] = state, answer["finished"]
+        self.current[i], self.moves[i] = answer["current"], answer["moves"]
+        self.move_summaries[i] = answer["move_summary"]
+        self.rounds[i] += 1
+        if first:
+            info = state["meta"]["construction"]
+            events.write("construction", worker=i, **{**info, "wall_s": round(self.clock.wall(), 3)})
+        improved = False
+        for event in answer["events"]:
+            kind = event.pop("event")
+            if kind == "best" and (self.best is None or event["score"] > self.best["score"]):
+                self.best = {**event, "worker": i}
+                improved = True
+                events.write("best", worker=i, **rounded(event))
+            elif kind == "best":
+                events.write("worker_best", worker=i, **rounded(event))  # for the per-worker curves
+            elif kind in ("restart", "diversify", "intensify"):
+                events.write(kind, worker=i, **rounded(event))
+        if improved:
+            board, value = self.verified(state["best_piece"], state["best_rot"])
+            if value != self.best["score"]:
+                raise E2optError(f"worker {i}: best board scores {value}, reported {self.best['score']}")
+            self.best_board = board
+            write_board(board, self.dir / BEST, fsync=False)
+
+    def publish(self, events: EventLog) -> None:
+        """Merge every worker's best board into the elite (each verified once) and publish it."""
+        seen = {(e["piece"].tobytes(), e["rot"].tobytes()) for e in self.elite}
+        for state in self.states:
+            if state is None:
+                continue
+            piece, rot = np.asarray(state["best_piece"]), np.asarray(state["best_rot"])
+            if (piece.tobytes(), rot.tobytes()) in seen:
+                continue
+            _, value = self.verified(piece, rot)
+            self.elite.append({"score": value, "piece": piece.copy(), "rot": rot.copy()})
+            seen.add((piece.tobytes(), rot.tobytes()))
+        self.elite.sort(key=lambda e: -e["score"])  # stable: earlier boards first among equals
+        del self.elite[self.cfg.run.elite_size :]
+        self.published = list(self.elite)
+        events.write("share", wall_s=round(self.clock.wall(), 3), elite=[e["score"] for e in self.elite])
+
+    # --- totals ---
+
+    def construction(self) -> dict[str, Any]:
+        """The first worker's construction info (what a one-worker run reports)."""
+        return next((s["meta"]["construction"] for s in self.states if s is not None), {})
+
+    def cpu(self) -> float:
+        """CPU seconds of all workers together (their latest answers)."""
+        return sum(s["meta"]["cpu_s"] for s in self.states if s is not None)
+
+    def totals(self, key: str) -> int:
+        """A search counter summed over every worker and every search it made (restarts included)."""
+        total = 0
+        for state in self.states:
+            if state is not None:
+                total += state["meta"][f"{key}_before"] + int(state["search"][key])
+        return total
+
+    def info(self) -> dict[str, Any]:
+        """What the progress line and the stats events show."""
+        return {
+            "iteration": sum(self.moves),
+            "score": max(self.current),
+            "best_score": self.best["score"] if self.best else 0,
+            "diversifications": self.totals("diversifications"),
+            "intensifications": self.totals("intensifications"),
+            "wall_s": self.clock.wall(),
+            "cpu_s": self.cpu(),
+            "moves": add_totals(self.move_summaries),  # per move, all workers (for events and report)
+        }
+
+    # --- checkpoint ---
+
+    def unsearched(self) -> bool:
+        """A worker's construction was cut short by a stop and it made no move: the run keeps no checkpoint, so
+        that ``resume`` starts it again from its construction rather than from a board cut short."""
+        return any(
+            s is not None and s["meta"]["construction"].get("interrupted") and self.moves[i] == 0
+            for i, s in enumerate(self.states)
+        )
+
+    def checkpoint(self, events: EventLog) -> None:
+        """Every worker's state, the elite and the run's best in one checkpoint file."""
+        if self.unsearched():
+            return
+        arrays: dict[str, Any] = {}
+        metas = []
+        for i, state in enumerate(self.states):
+            metas.append(None if state is None else state["meta"])
+            if state is not None:
+                arrays.update({f"w{i}.{k}": v for k, v in state["search"].items()})
+                arrays[f"w{i}.best_piece"], arrays[f"w{i}.best_rot"] = state["best_piece"], state["best_rot"]
+        for j, e in enumerate(self.elite):
+            arrays[f"elite{j}.piece"], arrays[f"elite{j}.rot"] = e["piece"], e["rot"]
+        wall = self.clock.wall()
+        meta = {
+            "wall_s": wall,
+            "cpu_s": self.cpu(),
+            "iteration": sum(self.moves),
+            "best_score": self.best["score"] if self.best else None,
+            "construction": self.construction(),
+            "team": {
+                "workers": self.n,
+                "meta": metas,
+                "rounds": self.rounds,
+                "lost": self.lost,
+                "moves": self.moves,
+                "current": self.current,
+                "best": self.best,
+                "elite_scores": [e["score"] for e in self.elite],
+                "published": len(self.published),
+            },
+        }
+        save_checkpoint(self.dir, arrays, meta)
+        events.write("checkpoint", iteration=sum(self.moves), wall_s=round(wall, 3))
+        events.sync()
+
+    @classmethod
+    def restore(
+        cls, cfg: RunConfig, run_dir: Path, puzzle: Puzzle, state: dict[str, Any], meta: dict[str, Any]
+    ) -> Team:
+        """The coordinator as its checkpoint left it (the clock counts the time already spent)."""
+        team_meta = meta["team"]
+        n = int(team_meta["workers"])
+        team = cls(cfg, run_dir, puzzle, n, stopping.Clock(meta["wall_s"], 0.0))
+        for i, worker_meta in enumerate(team_meta["meta"]):
+            if worker_meta is None:
+                continue
+            prefix = f"w{i}."  # the search state's fields and the arrays its moves keep (SearchState.extra)
+            search = {k[len(prefix) :]: v for k, v in state.items() if k.startswith(prefix)}
+            SearchState.from_dict(search).check_fits(team.flat.n)
+            team.check_best(i, state[f"w{i}.best_piece"], state[f"w{i}.best_rot"], worker_meta["best_score"])
+            team.states[i] = {
+                "meta": worker_meta,
+                "search": search,
+                "best_piece": np.asarray(state[f"w{i}.best_piece"]),
+                "best_rot": np.asarray(state[f"w{i}.best_rot"]),
+            }
+        for key in ("rounds", "lost", "moves", "current"):
+            setattr(team, key, list(team_meta[key]))
+        for j, value in enumerate(team_meta["elite_scores"]):
+            piece, rot = np.asarray(state[f"elite{j}.piece"]), np.asarray(state[f"elite{j}.rot"])
+            team.elite.append({"score": int(value), "piece": piece, "rot": rot})
+        team.published = team.elite[: team_meta["published"]]
+        team.best = team_meta["best"]
+        if team.best is not None:
+            i = team.best["worker"]
+            team.best_board = team.flat.board(team.states[i]["best_piece"], team.states[i]["best_rot"])
+            if max(s["meta"]["best_score"] for s in team.states if s) > team.best["score"]:
+                raise E2optError(f"{run_dir}: the checkpoint's best does not match its workers")
+        return team
+
+    def check_best(self, i: int, piece: np.ndarray, rot: np.ndarray, recorded: int) -> None:
+        """ValueError unless worker i's best board of a checkpoint is valid here and scores what it recorded
+        (a checkpoint of another puzzle, or a puzzle file changed under the run)."""
+        try:
+            _, value = self.verified(piece, rot)
+        except E2optError as exc:
+            raise ValueError(f"worker {i}: {exc}") from None
+        if value != recorded:
+            raise ValueError(f"worker {i}: its best board scores {value} here, {recorded} in the checkpoint")
+
+    @classmethod
+    def from_single(
+        cls, cfg: RunConfig, run_dir: Path, puzzle: Puzzle, state: dict[str, Any], meta: dict[str, Any]
+    ) -> Team:
+        """A team of one from a checkpoint of the one-worker engine that e2opt had before (no "team" in meta)."""
+        search = SearchState.from_dict(state)
+        team = cls(cfg, run_dir, puzzle, 1, stopping.Clock(meta["wall_s"], 0.0))
+        search.check_fits(team.flat.n)
+        team.check_best(0, search.best_piece, search.best_rot, search.best_score)
+        worker_meta = {key: 0 for key in COUNTERS} | {
+            "best_score": int(search.best_score),
+            "best_wall_s": search.time_to_best_wall,
+            "best_cpu_s": search.time_to_best_cpu,
+            "search_best_wall_s": search.time_to_best_wall,
+            "cpu_s": float(meta["cpu_s"]),
+            "construction": meta.get("construction", {}),
+        }
+        team.states[0] = {
+            "meta": worker_meta,
+            "search": state,
+            "best_piece": search.best_piece,
+            "best_rot": search.best_rot,
+        }
+        team.moves, team.current = [search.iteration], [search.score]
+        team.best = {
+            "score": search.best_score,
+            "worker": 0,
+            "iteration": search.best_iteration,
+            "wall_s": search.time_to_best_wall,
+            "cpu_s": search.time_to_best_cpu,
+        }
+        team.best_board = team.flat.board(search.best_piece, search.best_rot)
+        return team
+
+    def adopt_saved_best(self) -> bool:
+        """best.board may be newer than the checkpoint (the run was killed): keep it when valid and better."""
+        try:
+            board = read_board(self.dir / BEST)
+        except BoardError:
+            return False
+        piece, rot = self.flat.flatten(board)
+        try:
+            board, value = self.verified(piece, rot)
+        except E2optError:
+            return False
+        if self.best is not None and value <= self.best["score"]:
+            return False
+        found = {}  # when it was found: the matching "best" event, when that was written
+        for event in read_events(self.dir):
+            if event.get("event") == "best" and event.get("score") == value:
+                found = event
+        self.best = {"score": value, "worker": found.get("worker")}
+        self.best.update({key: found.get(key) for key in ("iteration", "wall_s", "cpu_s")})
+        self.best_board = board
+        self.elite.insert(0, {"score": value, "piece": piece, "rot": rot})
+        del self.elite[self.cfg.run.elite_size :]
+        return True
+
+
+def rounded(info: dict) -> dict:
+    """Floats rounded to milliseconds, for events."""
+    return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in info.items()}
