@@ -24,9 +24,10 @@ from e2opt.core import fsutil
 from e2opt.core.board import Board, cell_mismatches, parse_board, write_board
 from e2opt.core.errors import BoardError, ConfigError, PuzzleError
 from e2opt.core.puzzle import parse_puzzle, read_puzzle_cached, rotate
+from e2opt.core.signals import Interrupted
 from e2opt.core.verify import verify_files
 from e2opt.engine.loader import load_config, parse_override, read_config_data
-from e2opt.search.stop import AnyOf, Clock, Interrupted, MaxCpuTime, Status
+from e2opt.search.stop import AnyOf, Clock, MaxCpuTime, Status
 
 
 @pytest.fixture

@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 
 from e2opt.config.sections import StopConfig
+from e2opt.core.signals import Interrupted
 from e2opt.search.stop import (
     AnyOf,
     Clock,
-    Interrupted,
     MaxCpuTime,
     MaxIntensifications,
     MaxIterations,

@@ -20,7 +20,7 @@ from typing import Any
 from ..config.sections import RunConfig
 from ..construct import threads_used
 from ..core.puzzle import Puzzle
-from ..core.signals import StopSignals
+from ..core.signals import Interrupted, StopSignals
 from ..search import stop as stopping
 from .events import EventLog
 from .progress import Progress, construction_line
@@ -94,7 +94,7 @@ class Coordinator:
             "stop_file": str(self.stop_file),
         }
 
-    def run(self, interrupted: stopping.Interrupted) -> None:
+    def run(self, interrupted: Interrupted) -> None:
         """Submit rounds until every worker has finished (or the run stops); absorb answers as they come.
 
         With ``sync_every_moves`` the answers of a meeting are absorbed in worker order, so that ties between
@@ -236,7 +236,7 @@ def run_team(
     return finish(team, events)
 
 
-class _StopOnSignal(stopping.Interrupted):
+class _StopOnSignal(Interrupted):
     """The run's signal flag: triggering it also creates the stop file that ends the workers' rounds."""
 
     def __init__(self, stop_file: Path):

@@ -13,11 +13,10 @@ from typing import Any, TextIO
 from ..config.construct import ConstructConfig
 from ..config.schema import build
 from ..construct import threads_used
-from ..core.signals import StopSignals
+from ..core.signals import Interrupted, StopSignals
 from ..engine.pools import make_pool, slots_for
 from ..engine.progress import format_clock
 from ..engine.runfolder import is_finished
-from ..search.stop import Interrupted
 from .folder import STOP_FILE, SweepLock
 from .spec import Sweep, SweepRun
 from .worker import execute
