@@ -1,8 +1,8 @@
 """e2opt: edge-matching puzzles (Eternity II): CP-SAT construction + very large neighbourhood tabu search."""
 
-from .config.sections import RunConfig
 from .core.board import Board, read_board, score, write_board
 from .core.puzzle import Puzzle, read_puzzle, write_puzzle
+from .engine.config import RunConfig
 from .engine.loader import load_config
 
 __all__ = [

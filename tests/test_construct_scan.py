@@ -10,10 +10,10 @@ import pytest
 from conftest import INSTANCES, SET1
 from construct_reference import best_gain_codes, brute_force_best, reference_dfs, stack_after
 
-from e2opt.config.construct import BacktrackConfig, BeamConfig
 from e2opt.construct import backtrack_kernel as kernel
 from e2opt.construct.backtrack import allowance, breaks_of, quota_minimum, rules_for, run_backtrack
 from e2opt.construct.beam import board_from_codes, run_beam
+from e2opt.construct.config import BacktrackConfig, BeamConfig
 from e2opt.construct.order import ORDERS, make_order
 from e2opt.construct.scan import build_backtrack, build_beam
 from e2opt.construct.tables import build_tables

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from ortools.sat.python import cp_model
 
-from e2opt.config.construct import CpSatConfig
 from e2opt.construct import cpsat
+from e2opt.construct.config import CpSatConfig
 from e2opt.construct.cpsat import construct_cpsat
 from e2opt.construct.cpsat_model import (
     build_model,

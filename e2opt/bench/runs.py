@@ -17,12 +17,12 @@ from time import process_time
 
 import numpy as np
 
-from ..config.sections import SearchConfig
 from ..core.bks import best_known
 from ..core.board import random_board
 from ..core.errors import E2optError
 from ..core.formats.official import clue_convention
 from ..core.puzzle import Puzzle, read_puzzle
+from ..search.config import SearchConfig
 from ..search.stop import AnyOf, Clock, MaxCpuTime, TargetScore
 from ..search.tabu import TabuSearch, warm_up
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..config.sections import RunConfig
 from ..core.errors import E2optError
 from ..core.fsutil import atomic_write_text
 from ..core.puzzle import Puzzle, read_puzzle
 from ..search import stop as stopping
 from ..search.state import SearchState
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint
+from .config import RunConfig
 from .coordinator import run_team
 from .events import EventLog
 from .result import Result

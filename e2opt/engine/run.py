@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..config.sections import RunConfig
 from ..core.fsutil import atomic_write_text
 from ..core.puzzle import read_puzzle
+from .config import RunConfig
 from .coordinator import run_team
 from .loader import load_config
 from .result import Result
