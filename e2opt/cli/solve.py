@@ -17,11 +17,11 @@ def _exit_code(stopped: str | None, answered: bool) -> int:
 
 
 def _workers(text: str) -> int:
-    """``--workers``: a count, or ``auto`` for the cores this process may use."""
+    """``--workers``: a count, or ``auto``: as many one-thread searches as fit on the usable cores."""
     if text == "auto":
-        from ..engine.pools import usable_cores
+        from ..engine.pools import slots_for
 
-        return usable_cores()
+        return slots_for(1)
     try:
         return int(text)
     except ValueError:

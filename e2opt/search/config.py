@@ -10,6 +10,8 @@ from typing import Literal
 from ..config.schema import bounds, positive
 from .moves import MovesConfig
 
+MIN_HOLES = 2  # an assignment move re-places at least two pieces (one alone has nowhere else to go)
+
 
 @dataclass(frozen=True)
 class ScheduleConfig:
@@ -76,7 +78,7 @@ class SearchConfig:
 
     def __post_init__(self):
         holes = (self.holes, self.holes) if isinstance(self.holes, int) else self.holes
-        bounds("holes", holes, low=2)
+        bounds("holes", holes, low=MIN_HOLES)
         positive("bias", self.bias, allow_zero=True)
         bounds("tabu_cells", self.tabu_cells)
         bounds("tabu_arcs", self.tabu_arcs)
