@@ -354,9 +354,9 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
 
 
 def test_the_run_says_when_the_construction_finished_a_partial_board():
-    from e2opt.engine.run import _construction_line
+    from e2opt.engine.progress import construction_line
 
     info = {"method": "backtrack", "score": 455, "finish": "beam width 8", "best_depth": 236, "depth": 255}
-    line = _construction_line({**info, "score_before_finish": 432}, 480)
+    line = construction_line({**info, "score_before_finish": 432}, 480)
     assert line.startswith("construction (backtrack): 455/480; no complete board in time")
     assert "(236/255 cells placed, 432 joins) was finished by beam width 8" in line
