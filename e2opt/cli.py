@@ -7,6 +7,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from .clique.command import ExportCliqueCmd
 from .command import Command, add_executor_options
 from .errors import E2optError
 from .solve_command import SolveCmd
@@ -288,6 +289,7 @@ COMMANDS: list[Command] = [
     SweepCmd(),
     SweepReportCmd(),
     SolveCmd(),
+    ExportCliqueCmd(),
 ]
 
 

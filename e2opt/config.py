@@ -67,6 +67,31 @@ class RegionMoveConfig(MoveWeight):
 
 
 @dataclass(frozen=True)
+class CliqueMoveConfig(MoveWeight):
+    """Region repair by max clique (paper 002's RO): GLP's heuristic on a window's clique graph, the holes it
+    leaves filled by the CP-SAT region model; the board changes only when the window loses no joins."""
+
+    width: int = 6  # window columns (paper 002, Table 2: 6 x 6)
+    height: int = 6  # window rows
+    selections: int = 100_000  # the heuristic's q per call (docs/clique.md)
+    bias: float = 4.0  # centre cell weight = 1 + bias * mismatched joins (as the region move)
+    tabu: int = 30  # a repaired window's cells are not drawn as a centre for this many clique calls
+    deterministic_limit: float | None = 0.1  # CP-SAT deterministic time for the holes; null: the wall limit only
+    time_limit_s: float = 1.0  # CP-SAT wall limit for the holes
+
+    def __post_init__(self):
+        super().__post_init__()
+        for name in ("width", "height"):
+            if not 2 <= getattr(self, name) <= 16:
+                raise ValueError(f"{name}: window sides must be 2..16, got {getattr(self, name)}")
+        positive("selections", self.selections)
+        positive("bias", self.bias, allow_zero=True)
+        positive("tabu", self.tabu, allow_zero=True)
+        positive("time_limit_s", self.time_limit_s)
+        positive("deterministic_limit", self.deterministic_limit)
+
+
+@dataclass(frozen=True)
 class BorderMoveConfig(MoveWeight):
     """Border optimisation (BO): re-place the frame, or a stretch of it, optimally against the interior."""
 
@@ -90,6 +115,7 @@ class MovesConfig:
     tsr: TsrMoveConfig | None = None
     region: RegionMoveConfig | None = None
     border: BorderMoveConfig | None = None
+    clique: CliqueMoveConfig | None = None  # region repair by max clique (paper 002's RO; docs/clique.md)
 
     def __post_init__(self):
         if not any(getattr(self, name) and getattr(self, name).weight > 0 for name in MOVE_NAMES):
@@ -100,7 +126,7 @@ class MovesConfig:
         return [(n, getattr(self, n)) for n in MOVE_NAMES if getattr(self, n) and getattr(self, n).weight > 0]
 
 
-MOVE_NAMES = ("assignment", "checkerboard", "tsr", "region", "border")
+MOVE_NAMES = ("assignment", "checkerboard", "tsr", "region", "border", "clique")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,9 @@ class SolveCmd(Command):
         parser.add_argument("puzzle")
         parser.add_argument("--all", action="store_true", help="enumerate every perfect board")
         parser.add_argument("--count", action="store_true", help="count the perfect boards (implies --all)")
-        parser.add_argument("--method", help=f"{' | '.join(METHODS)} (default domains, colorpairs past 64 colours; cpsat with --best)")
+        parser.add_argument("--method", help=f"{' | '.join(METHODS)} | clique (default domains, colorpairs past 64 colours; cpsat with --best; "
+                            "clique: paper 002's max-clique heuristic, the best board it finds)")
+        parser.add_argument("--selections", type=float, metavar="Q", help="clique: the heuristic's selections q (default 1e7)")
         parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
         parser.add_argument("-o", "--output", metavar="DIR", help="write each board as DIR/<puzzle>_<k>.board")
         parser.add_argument("--order", help=f"variable order: {' | '.join(ORDERS)}; domains: mindomain | row | spiral; "
@@ -71,6 +73,12 @@ class SolveCmd(Command):
         from .puzzle import read_puzzle
         from .signals import TermAsCtrlC
 
+        if args.method == "clique":
+            from .clique.solve import solve_command
+
+            return solve_command(args)
+        if args.selections is not None:
+            raise E2optError("--selections goes with --method clique")
         if args.best or args.bound is not None or args.start:
             return self._best(args)
         find_all = args.all or args.count

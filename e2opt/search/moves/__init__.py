@@ -17,6 +17,7 @@ MODULES = {
     "tsr": ("tsr", "TsrMove"),
     "region": ("region", "RegionMove"),
     "border": ("border", "BorderMove"),
+    "clique": ("clique", "CliqueMove"),
 }
 
 
