@@ -53,7 +53,7 @@ def write_dimacs(graph: CliqueGraph, path: str | os.PathLike, title: str = "",
     cols = graph.cols
     cell = graph.node_cell()
     head = [f"c {title}".rstrip(), f"c {n} nodes, {edges} edges, a perfect clique has {graph.target} nodes",
-            "c node ID PIECE ROW COL ROT (ids 1-based; ROT = clockwise quarter turns)"]
+            "c nodes are listed as: c node ID PIECE ROW COL ROT (ids 1-based; ROT = clockwise quarter turns)"]
     with atomic_stream(path) as out:
         out.write(("\n".join(head) + "\n").encode())
         rows = np.stack([np.arange(1, n + 1), graph.piece, cell // cols, cell % cols, graph.rot], axis=1)

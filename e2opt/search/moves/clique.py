@@ -45,10 +45,18 @@ class CliqueMove(RegionMove):
         self._search = CliqueSearch(np.zeros((0, 1), dtype=np.uint64), 0, capacity=cap)
         self.placed = 0  # cells placed by cliques / filled by the region model, over all calls (for docs)
         self.filled = 0
+        self.undone = 0  # calls whose result lost joins and was put back
 
     def __call__(self) -> int:
-        ctx, settings = self.ctx, self.settings
         cells = self.window()
+        delta = self.repair(cells)
+        self._tabu[cells] = self._calls[0] + 1 + self.settings.tabu
+        self._calls[0] += 1
+        return delta
+
+    def repair(self, cells: np.ndarray) -> int:
+        """Max clique on flat ``cells``, holes filled; applied unless it loses joins; the score change."""
+        ctx, settings = self.ctx, self.settings
         seed = int(kernels.next_u64(ctx.state.rng) >> np.uint64(33))
         board = ctx.board_view()
         graph = window_graph(ctx.puzzle, board, cells)
@@ -62,8 +70,7 @@ class CliqueMove(RegionMove):
         delta = ctx.place(graph.cells, result.piece, result.rot)
         if delta < 0:
             delta += ctx.place(cells, old_piece, old_rot)
-        self._tabu[cells] = self._calls[0] + 1 + settings.tabu
-        self._calls[0] += 1
+            self.undone += 1
         return delta
 
     def window(self) -> np.ndarray:
