@@ -81,9 +81,9 @@ class CliqueMoveConfig(MoveWeight):
 
     def __post_init__(self):
         super().__post_init__()
-        for name in ("width", "height"):
-            if not 2 <= getattr(self, name) <= 16:
-                raise ValueError(f"{name}: window sides must be 2..16, got {getattr(self, name)}")
+        for name in ("width", "height"):  # 8 x 8: buffers for 16,384 nodes, a 34 MB bitset
+            if not 2 <= getattr(self, name) <= 8:
+                raise ValueError(f"{name}: window sides must be 2..8, got {getattr(self, name)}")
         positive("selections", self.selections)
         positive("bias", self.bias, allow_zero=True)
         positive("tabu", self.tabu, allow_zero=True)
