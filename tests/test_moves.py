@@ -16,6 +16,7 @@ from e2opt.search.config import AcceptanceConfig, ScheduleConfig, SearchConfig
 from e2opt.search.moves import MovesConfig
 from e2opt.search.moves.base import MoveWeight
 from e2opt.search.moves.border import BorderMoveConfig, frame_ring
+from e2opt.search.moves.clique import CliqueMoveConfig
 from e2opt.search.moves.region import RegionMoveConfig
 from e2opt.search.moves.tsr import TsrMoveConfig
 from e2opt.search.state import SearchState
@@ -33,8 +34,11 @@ SOLO = {
     ),
     "border": MovesConfig(assignment=None, border=BorderMoveConfig(stretch=0, time_limit_s=0.3)),
     "border_stretch": MovesConfig(assignment=None, border=BorderMoveConfig(stretch=5, time_limit_s=0.2)),
+    "clique": MovesConfig(
+        assignment=None, clique=CliqueMoveConfig(width=4, height=3, selections=2000, time_limit_s=0.2)
+    ),
 }
-CPSAT = ("region_rect", "region_cluster", "border", "border_stretch")
+CPSAT = ("region_rect", "region_cluster", "border", "border_stretch", "clique")
 
 
 def _search(seed: int, rows: int, cols: int, hints: int, **cfg) -> TabuSearch:
@@ -62,7 +66,7 @@ def test_every_move_keeps_the_board_valid_and_the_score_exact(name, acceptance):
         assert totals["calls"] > 0
 
 
-@pytest.mark.parametrize("name", ["region_rect", "region_cluster", "border", "border_stretch"])
+@pytest.mark.parametrize("name", ["region_rect", "region_cluster", "border", "border_stretch", "clique"])
 def test_region_repair_and_border_never_lower_the_score(name):
     for seed in range(2):
         search = _search(seed, 6, 6, 1, moves=SOLO[name])

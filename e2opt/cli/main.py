@@ -8,6 +8,7 @@ import traceback
 from pathlib import Path
 
 from ..core.errors import E2optError
+from .clique import ExportCliqueCmd
 from .command import Command, add_executor_options
 from .convert import ConvertCmd
 from .solve import SolveCmd
@@ -323,6 +324,7 @@ COMMANDS: list[Command] = [
     SweepReportCmd(),
     SolveCmd(),
     ConvertCmd(),
+    ExportCliqueCmd(),
 ]
 
 

@@ -42,7 +42,11 @@ class SolveCmd(Command):
         parser.add_argument(
             "--method",
             help="; ".join(f"{name}: {m.help}" for name, m in EXACT_METHODS.items())
-            + " (default domains, colorpairs past colour 63; cpsat with --best)",
+            + "; clique: paper 002's max-clique heuristic, the best board it finds (default domains, colorpairs"
+            " past colour 63; cpsat with --best)",
+        )
+        parser.add_argument(
+            "--selections", type=float, metavar="Q", help="clique: the heuristic's selections q (default 1e7)"
         )
         parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
         parser.add_argument(
@@ -107,6 +111,12 @@ class SolveCmd(Command):
         from ..exact.output import BoardWriter
         from ..exact.solve import SolveOptions, default_method, solve
 
+        if args.method == "clique":
+            from ..clique.solve import solve_command
+
+            return solve_command(args)
+        if args.selections is not None:
+            raise E2optError("--selections goes with --method clique")
         if args.best or args.bound is not None or args.start:
             return self._best(args)
         find_all = args.all or args.count

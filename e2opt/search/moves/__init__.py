@@ -14,6 +14,7 @@ from ..context import SearchContext
 from .assignment import AssignmentMove, CheckerboardMove
 from .base import Move, MoveWeight
 from .border import BorderMove, BorderMoveConfig
+from .clique import CliqueMove, CliqueMoveConfig
 from .region import RegionMove, RegionMoveConfig
 from .tsr import TsrMove, TsrMoveConfig
 
@@ -37,6 +38,7 @@ MOVES: dict[str, MoveEntry] = {
     "tsr": MoveEntry(TsrMoveConfig, TsrMove, "swap and rotate around mismatched cells (numba)"),
     "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)"),
     "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)"),
+    "clique": MoveEntry(CliqueMoveConfig, CliqueMove, "paper 002's RO by max clique on a window, holes by CP-SAT"),
 }  # fmt: skip
 
 

@@ -29,7 +29,6 @@ class MoveWeight:
         positive("cost_ms", self.cost_ms)
 
 
-
 class Move(ABC):
     """A neighbourhood of the search; subclasses implement ``__call__``.
 

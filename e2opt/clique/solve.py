@@ -1,0 +1,171 @@
+"""``e2opt solve --method clique``: paper 002's Max-Clique formulation on a whole (small) puzzle.
+
+The puzzle's graph (graph.puzzle_graph), GLP's heuristic for q selections or until a perfect clique
+(pls.CliqueSearch), then the holes of the best clique filled by the region model (place.fill); the
+board is re-checked by the independent verifier before it is shown. Times are CPU seconds of this process.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+import numpy as np
+
+from ..core.board import Board, format_board, score
+from ..core.errors import E2optError
+from ..core.puzzle import Puzzle, format_puzzle
+from ..core.verify import verify_texts
+from .graph import CliqueGraph, fixed_board, puzzle_graph
+from .place import board_of, fill, is_clique
+from .pls import CliqueSearch
+
+CHUNK = 200_000  # selections between two looks at the clock and Ctrl-C (~0.2-0.5 s)
+DEFAULT_SELECTIONS = 10_000_000  # paper 002's middle q
+
+
+@dataclass
+class Snapshot:
+    """The best clique after ``selections`` selections (a mark of the run, or its end)."""
+
+    selections: int
+    cpu_s: float
+    nodes: np.ndarray
+
+
+@dataclass
+class CliqueRun:
+    """One heuristic run on one graph: its snapshots and why it stopped."""
+
+    graph: CliqueGraph
+    build_s: float  # CPU seconds for the graph and its bitset
+    snapshots: list[Snapshot] = field(default_factory=list)
+    stopped: str = "selections"  # "selections" | "perfect clique" | "time limit" | "interrupted"
+
+    @property
+    def last(self) -> Snapshot:
+        return self.snapshots[-1]
+
+
+def run_heuristic(
+    graph: CliqueGraph, selections: int, seed: int, *, time_limit_s: float | None = None,
+    marks: tuple[int, ...] = (), progress: TextIO | None = None, adj: np.ndarray | None = None,
+) -> CliqueRun:
+    """GLP on ``graph`` for ``selections`` (a snapshot at each of ``marks`` too), stopping early at a
+    perfect clique, the CPU limit or Ctrl-C. One seeded run: a mark's result is the same as a run of that q."""
+    start = time.process_time()
+    adj = graph.bitset() if adj is None else adj
+    search = CliqueSearch(adj, seed)
+    run = CliqueRun(graph, time.process_time() - start)
+    stops = sorted({int(m) for m in marks if 0 < m < selections} | {int(selections)})
+    next_line = 5.0
+    try:
+        for stop in stops:
+            while search.selections < stop and search.best_size < graph.target:
+                search.run(min(stop, search.selections + CHUNK), graph.target)
+                cpu = time.process_time() - start
+                if time_limit_s is not None and cpu >= time_limit_s:
+                    run.stopped = "time limit"
+                    break
+                if progress is not None and cpu >= next_line:
+                    next_line = cpu + 5.0
+                    print(f"solve: {cpu:.0f} s CPU, {search.selections:.3g} selections, best clique "
+                          f"{search.best_size}/{graph.target}", file=progress, flush=True)
+            run.snapshots.append(Snapshot(search.selections, time.process_time() - start, search.best()))
+            if run.stopped == "time limit" or search.best_size >= graph.target:
+                break
+    except KeyboardInterrupt:
+        run.stopped = "interrupted"
+        run.snapshots.append(Snapshot(search.selections, time.process_time() - start, search.best()))
+    if search.best_size >= graph.target:
+        run.stopped = "perfect clique"
+    if not is_clique(adj, run.last.nodes):
+        raise RuntimeError("clique heuristic returned nodes that are not pairwise joined")
+    return run
+
+
+def checked_board(puzzle: Puzzle, board: Board) -> int:
+    """The board's joins after the independent verifier accepts it (else a bug: RuntimeError)."""
+    report = verify_texts(format_puzzle(puzzle), format_board(board))
+    if not report.valid or report.score != score(puzzle, board):
+        raise RuntimeError(f"clique board rejected by the verifier: {report.text()}")
+    return report.score
+
+
+def board_from_clique(puzzle: Puzzle, graph: CliqueGraph, nodes: np.ndarray, *, fill_limit_s: float = 10.0,
+                      seed: int = 0) -> tuple[Board, int, int]:
+    """The verified board of a puzzle-graph clique (holes filled by the region model), its joins, holes."""
+    base = fixed_board(puzzle)
+    filled = fill(puzzle, graph, nodes, base, time_limit_s=fill_limit_s, seed=seed)
+    board = board_of(puzzle, graph, filled, base)
+    return board, checked_board(puzzle, board), filled.holes
+
+
+@dataclass
+class CliqueSolveResult:
+    """What ``solve --method clique`` prints: the board, its joins, the clique and the effort."""
+
+    board: Board
+    joins: int
+    max_joins: int
+    clique: int
+    target: int
+    selections: int
+    stopped: str
+    cpu_s: float
+    nodes: int
+
+    def summary(self) -> str:
+        perfect = " (perfect board)" if self.joins == self.max_joins else ""
+        return (f"clique {self.clique}/{self.target} after {self.selections:.3g} selections ({self.stopped}), "
+                f"graph {self.nodes} nodes: best board {self.joins}/{self.max_joins}{perfect}, "
+                f"{self.cpu_s:.1f} s CPU")
+
+
+def solve_clique(puzzle: Puzzle, selections: int = DEFAULT_SELECTIONS, seed: int = 0,
+                 time_limit_s: float | None = None, symmetry: bool = True,
+                 progress: TextIO | None = None) -> CliqueSolveResult:
+    """Best board the clique heuristic finds on the whole puzzle (module docstring)."""
+    if selections < 1:
+        raise E2optError(f"--selections {selections}: must be at least 1")
+    if time_limit_s is not None and not time_limit_s > 0:
+        raise E2optError(f"--time-limit {time_limit_s}: must be a positive number of seconds")
+    start = time.process_time()
+    graph = puzzle_graph(puzzle, symmetry)
+    run = run_heuristic(graph, selections, seed, time_limit_s=time_limit_s, progress=progress)
+    board, joins, _ = board_from_clique(puzzle, graph, run.last.nodes, seed=seed)
+    return CliqueSolveResult(board, joins, puzzle.max_score, len(run.last.nodes), graph.target,
+                             run.last.selections, run.stopped, time.process_time() - start, graph.n_nodes)
+
+
+def solve_command(args) -> int:
+    """``e2opt solve PUZZLE --method clique [--selections Q] [--seed N] [--time-limit S] [-o DIR]``."""
+    import sys
+
+    from ..core.puzzle import read_puzzle
+    from ..core.signals import TermAsCtrlC
+    from ..exact.output import BoardWriter
+
+    others = {"--all": args.all, "--count": args.count, "--order": args.order, "--shave": args.shave,
+              "--value-order": args.value_order != "min", "--restarts": args.restarts,
+              "--restart-nodes": args.restart_nodes != 100_000, "--workers": args.workers != 1,
+              "--checkpoint": args.checkpoint, "--no-backjump": args.no_backjump, "--best": args.best,
+              "--bound": args.bound is not None, "--from": args.start}
+    given = [name for name, value in others.items() if value]
+    if given:
+        raise E2optError(f"--method clique is a heuristic for the best board: not with {', '.join(given)}")
+    q = DEFAULT_SELECTIONS if args.selections is None else args.selections
+    if q != int(q) or q < 1:
+        raise E2optError(f"--selections {args.selections:g}: a whole number of selections, at least 1")
+    puzzle = read_puzzle(args.puzzle)
+    writer = BoardWriter(args.output, puzzle.name) if args.output else None
+    with TermAsCtrlC():
+        result = solve_clique(puzzle, int(q), args.seed, args.time_limit, not args.no_symmetry,
+                              None if args.quiet else sys.stderr)
+    if writer:
+        writer(result.board)
+    else:
+        print(format_board(result.board))
+    print(result.summary())
+    return {"interrupted": 130, "time limit": 1}.get(result.stopped, 0)
