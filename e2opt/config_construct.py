@@ -189,13 +189,17 @@ class RegionsConfig:
 class ConstructConfig:
     """How the initial board is made: random, the relaxed CP-SAT model, or a given .board file."""
 
-    method: Literal["random", "cpsat", "board", "beam", "backtrack", "regions"] = "random"
+    method: Literal["random", "cpsat", "board", "beam", "backtrack", "regions", "breakdfs"] = "random"
     board: str | None = None
     cpsat: CpSatConfig = field(default_factory=CpSatConfig)
     beam: BeamConfig = field(default_factory=BeamConfig)
     backtrack: BacktrackConfig = field(default_factory=BacktrackConfig)
     regions: RegionsConfig = field(default_factory=RegionsConfig)
+    breakdfs: BreakDfsConfig = field(default_factory=lambda: BreakDfsConfig())
 
     def __post_init__(self):
         if self.method == "board" and not self.board:
             raise ValueError("board: method 'board' needs a path to a .board file")
+
+
+from .config_breakdfs import BreakDfsConfig  # noqa: E402  (last: that module reuses _depths from here)
