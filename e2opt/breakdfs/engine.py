@@ -29,10 +29,24 @@ def default_min_placed(puzzle: Puzzle) -> int:
 
 @dataclass
 class Found:
-    """A board the kernel handed back: placed codes by depth (a dead end, or complete) and its breaks."""
+    """A board the kernel handed back: placed codes by depth (a dead end, or complete) and its joins."""
 
     codes: np.ndarray
     complete: bool
+    joins: int
+
+
+def _pairs(puzzle: Puzzle, order: FillOrder) -> np.ndarray:
+    """pairs[d]: joins between two placed cells (hints included) once depths 0..d-1 are placed."""
+    hinted = {h.row * puzzle.cols + h.col for h in puzzle.hints}
+    base = sum(1 for cell in hinted for other in hinted if other in (cell + 1, cell + puzzle.cols)
+               and (other != cell + 1 or cell % puzzle.cols != puzzle.cols - 1))  # fmt: skip
+    placed_nbrs = (order.nbr >= 0).sum(axis=1)
+    out = np.zeros(order.depth + 1, dtype=np.int64)
+    out[0] = base
+    np.cumsum(placed_nbrs, out=out[1:])
+    out[1:] += base
+    return out
 
 
 class BreakDfs:
@@ -54,6 +68,8 @@ class BreakDfs:
         hmin = cfg.harvest.min_placed or default_min_placed(puzzle)
         self.hbuf = np.full((HARVEST_BUFFER, m), -1, dtype=np.int32)
         self.hdep = np.zeros(HARVEST_BUFFER, dtype=np.int32)
+        self.hbrk = np.zeros(HARVEST_BUFFER, dtype=np.int32)
+        self.pairs = _pairs(puzzle, self.order)
         self.hmin = max(0, hmin - nh)  # the kernel counts placed depths, hints not included
         self.attempts = 0
         self.status = k.EXHAUSTED  # no attempt running yet
@@ -89,14 +105,16 @@ class BreakDfs:
             self.new_attempt()
         ctr = self.st[7]
         ctr[k.HFILL] = 0
-        harvest = (self.hbuf, self.hdep, self.hmin)
+        harvest = (self.hbuf, self.hdep, self.hbrk, self.hmin)
         self.status = k.dfs(
             self.st, self.geo.arrays(), self._tab(), self._rules(), harvest, self.cfg.node_budget, chunk
         )
         m = self.depth
-        return [
-            Found(self.hbuf[i, : self.hdep[i]].copy(), int(self.hdep[i]) == m) for i in range(int(ctr[k.HFILL]))
-        ]
+        out = []
+        for i in range(int(ctr[k.HFILL])):
+            d = int(self.hdep[i])
+            out.append(Found(self.hbuf[i, :d].copy(), d == m, int(self.pairs[d] - self.hbrk[i])))
+        return out
 
     @property
     def nodes(self) -> int:

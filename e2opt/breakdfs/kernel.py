@@ -8,7 +8,7 @@ its entry bit plus mismatches on extra sides; it needs breaks <= ``cap`` (per pi
 ``allow[d]``, no extra-side break on a frame colour when ``frame_ok`` is 0, and qcum >= ``qmin[d]``.
 Lists are sorted by (breaks, quota value desc), so a break entry past the budget ends the scan, and so
 does a quota failure when no break is possible. A dead end (a depth whose scan ends without any child)
-at depth >= ``hmin`` and every complete board are copied into the harvest buffer; the call returns FULL
+at depth >= ``hmin`` and every complete board are copied into the harvest buffer with their breaks; the call returns FULL
 when the buffer is full, with the state ready to continue.
 """
 
@@ -25,10 +25,11 @@ N_COUNTERS = 4
 
 
 @njit(cache=True, inline="always")
-def _record(hbuf, hdep, hfill, pc, d) -> None:
+def _record(hbuf, hdep, hbrk, hfill, pc, cum, d) -> None:
     for j in range(d):
         hbuf[hfill, j] = pc[j]
     hdep[hfill] = d
+    hbrk[hfill] = cum[d - 1] if d > 0 else 0
 
 
 @njit(cache=True, inline="always")
@@ -39,9 +40,9 @@ def _bucket(d, base, kn0, ks0, kn1, ks1, pc, ocol, colours) -> int:
 @njit(cache=True)
 def begin(st, geo, tab) -> None:
     """A fresh attempt at depth 0 (pc's hint and sentinel slots already set by the caller)."""
-    pos, end, cum, qcum, pc, child, used, ctr, best, dead = st
-    base, kn0, ks0, kn1, ks1, xn, xs, nx = geo
-    start, ent, ocol, colours, frame_col = tab
+    pos, end, pc, child, ctr = st[0], st[1], st[4], st[5], st[7]
+    base, kn0, ks0, kn1, ks1 = geo[:5]
+    start, ocol, colours = tab[0], tab[2], tab[3]
     ctr[DEPTH] = 0
     ctr[DEEPEST] = 0
     child[0] = 0
@@ -57,7 +58,7 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
     base, kn0, ks0, kn1, ks1, xn, xs, nx = geo
     start, ent, ocol, colours, frame_col = tab
     allow, qmin, qval, cap, frame_ok = rules
-    hbuf, hdep, hmin = harvest
+    hbuf, hdep, hbrk, hmin = harvest
     hcap = hdep.shape[0]
     m = pos.shape[0] - 1
     d = ctr[DEPTH]
@@ -77,7 +78,7 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
             if not back and child[d] == 0:
                 dead[d] += 1
                 if d >= hmin:
-                    _record(hbuf, hdep, hfill, pc, d)
+                    _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
                     hfill += 1
             back = False
             if d == 0:
@@ -138,7 +139,7 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
                 best[j] = pc[j]
         if d == m:
             dead[m] += 1
-            _record(hbuf, hdep, hfill, pc, d)
+            _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
             hfill += 1
             back = True
             if hfill >= hcap or nodes >= stop_at:

@@ -54,7 +54,9 @@ def derive_privileged(puzzle: Puzzle, n_frame: int, n_inner: int) -> list[int]:
     score = awkwardness(puzzle)
     frame = set(frame_colours(puzzle))
     ranked = sorted(score, key=lambda c: (score[c], c))
-    return sorted([c for c in ranked if c in frame][:n_frame] + [c for c in ranked if c not in frame][:n_inner])
+    return sorted(
+        [c for c in ranked if c in frame][:n_frame] + [c for c in ranked if c not in frame][:n_inner]
+    )
 
 
 def privileged_colours(puzzle: Puzzle, cfg: BreakDfsConfig) -> list[int]:

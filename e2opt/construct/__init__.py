@@ -108,6 +108,12 @@ def _build_regions(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report
     return construct_regions(puzzle, cfg.regions, rng, deadline_s, stop_requested, report)
 
 
+def _build_breakdfs(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
+    from ..breakdfs.construct import build_breakdfs
+
+    return build_breakdfs(puzzle, cfg.breakdfs, rng, deadline_s, log_dir, stop_requested)
+
+
 @dataclass(frozen=True)
 class Method:
     """A construction method: how it builds, what it checks against the puzzle, how many threads it burns."""
@@ -124,6 +130,7 @@ METHODS: dict[str, Method] = {
     "beam": Method(_build_beam),
     "backtrack": Method(_build_backtrack, _check_backtrack),
     "regions": Method(_build_regions, _check_regions, lambda cfg: cfg.regions.num_workers),
+    "breakdfs": Method(_build_breakdfs),
 }
 
 
