@@ -58,7 +58,8 @@ class BreakDfsConfig:
     ``frame_colour_breaks: false``: no break on a side whose colour is a frame colour. ``privileged``:
     the quota colours (user numbers); () derives them from the puzzle (``privileged_frame`` frame colours
     and ``privileged_inner`` inner colours, see e2opt/breakdfs/recipe.py). ``quota``: [position, sides of
-    the privileged colours placed], linear in between, floored.
+    the privileged colours placed], linear in between, floored. ``abort`` (Verhaard's discipline, not
+    Blackwood's): an attempt that has made the given placements without reaching the position is dropped.
     """
 
     order: Literal["blackwood", "row_scan", "comb", "frame_comb"] = "blackwood"
@@ -71,6 +72,7 @@ class BreakDfsConfig:
     privileged_inner: int = 2
     quota: tuple[tuple[int | float, int], ...] = BLACKWOOD_QUOTA
     node_budget: int = 50_000_000_000  # nodes (placements) per attempt; Blackwood: 5e10
+    abort: tuple[tuple[int, int | float], ...] = ()  # [placements, position]: behind it -> next attempt
     time_limit_s: float = 60.0
     max_attempts: int | None = None
     harvest: HarvestConfig = field(default_factory=HarvestConfig)
@@ -85,5 +87,12 @@ class BreakDfsConfig:
         positive("privileged_frame", self.privileged_frame, allow_zero=True)
         positive("privileged_inner", self.privileged_inner, allow_zero=True)
         positive("node_budget", self.node_budget)
+        for i, (nodes, _at) in enumerate(self.abort):
+            positive(f"abort[{i}]", nodes)
+            if i and nodes <= self.abort[i - 1][0]:
+                raise ValueError(
+                    f"abort[{i}]: placements must increase, got {nodes} after {self.abort[i - 1][0]}"
+                )
+        _depths("abort", tuple((at, 0) for _, at in self.abort))
         positive("time_limit_s", self.time_limit_s)
         positive("max_attempts", self.max_attempts)

@@ -285,3 +285,21 @@ def test_harvest_survives_kill_9_and_resume_without_duplicates_or_loss(tmp_path)
     assert a[0] == b[0] and len(a[0]) > 0
     assert a[1] == b[1]
     assert b[3]  # no board written twice
+
+
+def test_a_run_cut_in_two_at_a_checkpoint_equals_the_run_in_one_piece_aborts_included(tmp_path):
+    p = _puzzle(6, 6, 3, hints=1, recolour=6, frame=3, inner=4)
+    cfg = BreakDfsConfig(
+        teeth=3, breaks=((22, 1), (26, 2), (30, 3)), quota=((10, 0), (20, 8)), node_budget=90_000,
+        abort=((300, 30), (1_500, 36)), harvest=HarvestConfig(min_placed=30, pool_size=40),
+    )  # fmt: skip
+    whole = LongRun(p, cfg, 11, tmp_path / "whole")
+    whole.run(max_nodes=400_000, chunk=7_001)
+    first = LongRun(p, cfg, 11, tmp_path / "cut")
+    first.run(max_nodes=123_457, chunk=3_000)
+    second = LongRun(p, cfg, 11, tmp_path / "cut")  # a new process would do the same: all from the folder
+    second.run(max_nodes=400_000, chunk=5_000)
+    assert whole.dfs.aborted > 0 and whole.dfs.attempts > 2
+    assert (second.dfs.attempts, second.dfs.aborted) == (whole.dfs.attempts, whole.dfs.aborted)
+    assert sorted(second.pool.entries) == sorted(whole.pool.entries)
+    assert second.pool.counts == whole.pool.counts

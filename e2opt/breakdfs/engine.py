@@ -16,7 +16,7 @@ from ..config_breakdfs import BreakDfsConfig
 from ..construct.order import FillOrder, make_order
 from ..puzzle import Puzzle
 from . import kernel as k
-from .recipe import Rules, make_rules
+from .recipe import Rules, depth_of_position, make_rules, position
 from .tables import Geometry, Lists, build_geometry, build_lists
 
 HARVEST_BUFFER = 64  # boards the kernel collects before it hands them back
@@ -71,7 +71,12 @@ class BreakDfs:
         self.hbrk = np.zeros(HARVEST_BUFFER, dtype=np.int32)
         self.pairs = _pairs(puzzle, self.order)
         self.hmin = max(0, hmin - nh)  # the kernel counts placed depths, hints not included
+        depth = depth_of_position(puzzle, cfg.order, cfg.teeth)
+        self.abort = [
+            (int(n), int(depth[min(position(at, puzzle.n_cells), puzzle.n_cells)])) for n, at in cfg.abort
+        ]
         self.attempts = 0
+        self.aborted = 0
         self.status = k.EXHAUSTED  # no attempt running yet
         self.nodes_done = 0  # nodes of finished attempts
 
@@ -106,9 +111,16 @@ class BreakDfs:
         ctr = self.st[7]
         ctr[k.HFILL] = 0
         harvest = (self.hbuf, self.hdep, self.hbrk, self.hmin)
+        mark = next(((n, d) for n, d in self.abort if n > ctr[k.NODES]), None)
+        if mark is not None:  # chunks end exactly on the abort marks, so a resumed run decides the same
+            chunk = min(chunk, mark[0] - int(ctr[k.NODES]))
         self.status = k.dfs(
             self.st, self.geo.arrays(), self._tab(), self._rules(), harvest, self.cfg.node_budget, chunk
         )
+        at_mark = mark is not None and ctr[k.NODES] == mark[0] and self.status in (k.RUNNING, k.FULL)
+        if at_mark and ctr[k.DEEPEST] < mark[1]:
+            self.status = k.BUDGET  # behind the trajectory: the next step starts a new attempt
+            self.aborted += 1
         m = self.depth
         out = []
         for i in range(int(ctr[k.HFILL])):
@@ -146,7 +158,7 @@ class BreakDfs:
         out = {n: a.copy() for n, a in zip(names, self.st, strict=True)}
         out["ent"] = self.lists.ent.copy()
         out["rng"] = self.rng.copy()
-        out["meta"] = np.array([self.attempts, self.status, self.nodes_done], dtype=np.int64)
+        out["meta"] = np.array([self.attempts, self.status, self.nodes_done, self.aborted], dtype=np.int64)
         return out
 
     def load(self, arrays: dict[str, np.ndarray]) -> None:
@@ -156,4 +168,4 @@ class BreakDfs:
             a[:] = arrays[n]
         self.lists.ent[:] = arrays["ent"]
         self.rng[:] = arrays["rng"]
-        self.attempts, self.status, self.nodes_done = (int(x) for x in arrays["meta"])
+        self.attempts, self.status, self.nodes_done, self.aborted = (int(x) for x in arrays["meta"])

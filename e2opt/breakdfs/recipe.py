@@ -80,7 +80,7 @@ def depth_of_position(puzzle: Puzzle, order_name: str, teeth: int) -> np.ndarray
     return out
 
 
-def _position(at: int | float, cells: int) -> int:
+def position(at: int | float, cells: int) -> int:
     return int(at) if isinstance(at, int) else round(at * cells)
 
 
@@ -101,12 +101,12 @@ def make_rules(puzzle: Puzzle, order: FillOrder, cfg: BreakDfsConfig) -> Rules:
     depth = depth_of_position(puzzle, cfg.order, cfg.teeth)
     allow = np.zeros(m + 1, dtype=np.int32)
     for at, most in cfg.breaks:
-        allow[depth[min(_position(at, cells), cells)] :] = most
+        allow[depth[min(position(at, cells), cells)] :] = most
     priv = privileged_colours(puzzle, cfg)
     qval = np.isin(puzzle.pieces, priv).sum(axis=1).astype(np.int32)
     qmin = np.zeros(m + 1, dtype=np.int32)
     if cfg.quota:
-        xs = [_position(at, cells) for at, _ in cfg.quota]
+        xs = [position(at, cells) for at, _ in cfg.quota]
         ys = [v for _, v in cfg.quota]
         hint_pos = {(h.row, h.col): h for h in puzzle.hints}
         seq = ORDERS[cfg.order](puzzle.rows, puzzle.cols, cfg.teeth)
