@@ -73,6 +73,8 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
     cprev = cum[d - 1] if d > 0 else 0
     qprev = qcum[d - 1] if d > 0 else 0
     room = allow[d] - cprev
+    nxd = nx[d] if d < m else 0  # per-depth values kept in locals while the scan stays at depth d
+    need = qmin[d]
     while True:
         if back or p >= e:
             if not back and child[d] == 0:
@@ -91,6 +93,8 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
             cprev = cum[d - 1] if d > 0 else 0
             qprev = qcum[d - 1] if d > 0 else 0
             room = allow[d] - cprev
+            nxd = nx[d]
+            need = qmin[d]
             if hfill >= hcap:
                 status = FULL
                 break
@@ -105,9 +109,9 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
         if mism > room:
             p = e  # the rest of the list breaks too
             continue
-        if nx[d] > 0:
+        if nxd > 0:
             bad = False
-            for j in range(nx[d]):
+            for j in range(nxd):
                 s = xs[d, j]
                 mine = ocol[code * 4 + s]
                 theirs = ocol[pc[xn[d, j]] * 4 + ((s + 2) & 3)]
@@ -118,7 +122,7 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
             if bad or mism > cap or mism > room:
                 continue
         q = qprev + qval[piece]
-        if q < qmin[d]:
+        if q < need:
             if room == 0:
                 p = e  # lower quota values follow, and no break entry may be used
             continue
@@ -151,6 +155,8 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
         p = start[b]
         e = start[b + 1]
         room = allow[d] - cprev
+        nxd = nx[d]
+        need = qmin[d]
         if nodes >= stop_at:
             status = BUDGET if nodes >= budget else RUNNING
             break
