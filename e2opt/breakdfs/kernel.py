@@ -172,22 +172,22 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
 
 @njit(cache=True)
 def sort_lists(start, ent, qval, rng) -> None:
-    """Shuffle every list, then order it stably by (breaks, quota value desc): the attempt's opening."""
+    """Order every list by (breaks, quota value desc, a fresh random tag): the attempt's opening."""
+    tag = np.empty(int(np.max(np.diff(start))) if start.shape[0] > 1 else 0, dtype=np.int64)
     for b in range(start.shape[0] - 1):
         lo, hi = start[b], start[b + 1]
-        for i in range(hi - 1, lo, -1):
-            j = lo + below(rng, i - lo + 1)
-            t = ent[i]
-            ent[i] = ent[j]
-            ent[j] = t
-        for i in range(lo + 1, hi):
+        for i in range(lo, hi):  # sort key in the high bits, random tie-break in the low 32
             x = ent[i]
-            kx = (x & 1) * 1000 - qval[x >> 3]
-            k = i - 1
-            while k >= lo and (ent[k] & 1) * 1000 - qval[ent[k] >> 3] > kx:
-                ent[k + 1] = ent[k]
-                k -= 1
-            ent[k + 1] = x
+            tag[i - lo] = (((x & 1) * 1000 - qval[x >> 3] + 100_000) << 32) + below(rng, 1 << 32)
+        for i in range(1, hi - lo):  # insertion sort: lists are short
+            t, x = tag[i], ent[lo + i]
+            j = i - 1
+            while j >= 0 and tag[j] > t:
+                tag[j + 1] = tag[j]
+                ent[lo + j + 1] = ent[lo + j]
+                j -= 1
+            tag[j + 1] = t
+            ent[lo + j + 1] = x
 
 
 def new_state(m: int, n_pc: int, n_pieces: int) -> tuple:
