@@ -1,7 +1,8 @@
 """The ``construct.breakdfs:`` section: the record-class depth-first search with breaks and its harvest.
 
 Depths in ``breaks`` and ``quota`` are positions in the full fill order, hint cells included (Blackwood's
-convention: ``solve_index``): an integer is a position, a float a fraction of the board's cells. They are
+convention: ``solve_index``): an integer is a position on a board of ``scale_from`` cells (256: scaled
+by cells / 256 on other sizes, unchanged on 16x16; None: absolute), a float a fraction of the cells. They are
 turned into depths of the search (hints left out) per puzzle, so one schedule serves E2 (centre hint at
 position 119) and META 2010 (no hint). The defaults are Blackwood's constants (see docs/breakdfs.md).
 """
@@ -64,6 +65,7 @@ class BreakDfsConfig:
 
     order: Literal["blackwood", "row_scan", "comb", "frame_comb"] = "blackwood"
     teeth: int = 5
+    scale_from: int | None = 256  # integer positions and quota counts written for 256 cells: scaled by cells/256
     breaks: tuple[tuple[int | float, int], ...] = BLACKWOOD_BREAKS
     piece_breaks: int = 1
     frame_colour_breaks: bool = False
@@ -79,6 +81,7 @@ class BreakDfsConfig:
 
     def __post_init__(self):
         positive("teeth", self.teeth)
+        positive("scale_from", self.scale_from)
         _depths("breaks", self.breaks)
         _depths("quota", self.quota)
         positive("piece_breaks", self.piece_breaks)

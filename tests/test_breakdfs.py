@@ -111,6 +111,7 @@ def test_kernel_visits_the_same_nodes_in_the_same_order_as_the_reference(seed):
     breaks = tuple((first + 2 * i, i + 1) for i in range(3) if first + 2 * i <= cells)
     cfg = BreakDfsConfig(
         order=("blackwood", "row_scan", "comb")[seed % 3],
+        scale_from=None,
         teeth=2,
         breaks=breaks,
         piece_breaks=int(rng.integers(1, 3)),
@@ -162,7 +163,7 @@ def _recount_breaks_ok(p, dfs: BreakDfs, cells_codes) -> None:
 def test_harvested_boards_never_break_more_than_the_schedule(seed):
     p = _puzzle(6, 6, seed, hints=1, recolour=6, frame=3, inner=4)
     cfg = BreakDfsConfig(
-        teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
+        scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
         harvest=HarvestConfig(min_placed=30, pool_size=200), node_budget=200_000,
     )  # fmt: skip
     run = LongRun(p, cfg, seed)
@@ -205,7 +206,9 @@ def _assert_valid(p, board):
 @pytest.mark.parametrize("seed", range(3))
 def test_a_completed_partial_is_valid_and_never_below_its_joins(seed):
     p = _puzzle(6, 6, seed, hints=1, recolour=4, frame=3, inner=4)
-    cfg = BreakDfsConfig(teeth=3, breaks=((26, 1), (30, 2)), quota=(), harvest=HarvestConfig(min_placed=20))
+    cfg = BreakDfsConfig(
+        scale_from=None, teeth=3, breaks=((26, 1), (30, 2)), quota=(), harvest=HarvestConfig(min_placed=20)
+    )
     run = LongRun(p, cfg, seed)
     run.run(max_nodes=40_000, chunk=1 << 14)
     for cut in (len(run.best_codes), len(run.best_codes) - 5):  # the deepest, and one with touching holes
@@ -245,7 +248,7 @@ from e2opt.generate import generate
 from e2opt.breakdfs.longrun import LongRun
 from e2opt.config_breakdfs import BreakDfsConfig, HarvestConfig
 p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
-cfg = BreakDfsConfig(teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
+cfg = BreakDfsConfig(scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
                      harvest=HarvestConfig(min_placed=31, pool_size=50), node_budget=300_000)
 run = LongRun(p, cfg, 7, Path(sys.argv[1]))
 run.run(max_nodes=int(sys.argv[2]), chunk=1 << 12, checkpoint_every_s=0.05)
@@ -254,7 +257,7 @@ run.run(max_nodes=int(sys.argv[2]), chunk=1 << 12, checkpoint_every_s=0.05)
 
 def _pool_state(folder: Path) -> tuple:
     run = LongRun(generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0], BreakDfsConfig(
-        teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
+        scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
         harvest=HarvestConfig(min_placed=31, pool_size=50), node_budget=300_000), 7, folder)  # fmt: skip
     keys = sorted(e.key for e in run.pool.entries.values())
     lines = (folder / "pool.jsonl").read_text().splitlines() + (
@@ -290,7 +293,7 @@ def test_harvest_survives_kill_9_and_resume_without_duplicates_or_loss(tmp_path)
 def test_a_run_cut_in_two_at_a_checkpoint_equals_the_run_in_one_piece_aborts_included(tmp_path):
     p = _puzzle(6, 6, 3, hints=1, recolour=6, frame=3, inner=4)
     cfg = BreakDfsConfig(
-        teeth=3, breaks=((22, 1), (26, 2), (30, 3)), quota=((10, 0), (20, 8)), node_budget=90_000,
+        scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3)), quota=((10, 0), (20, 8)), node_budget=90_000,
         abort=((300, 30), (1_500, 36)), harvest=HarvestConfig(min_placed=30, pool_size=40),
     )  # fmt: skip
     whole = LongRun(p, cfg, 11, tmp_path / "whole")
@@ -303,3 +306,16 @@ def test_a_run_cut_in_two_at_a_checkpoint_equals_the_run_in_one_piece_aborts_inc
     assert (second.dfs.attempts, second.dfs.aborted) == (whole.dfs.attempts, whole.dfs.aborted)
     assert sorted(second.pool.entries) == sorted(whole.pool.entries)
     assert second.pool.counts == whole.pool.counts
+
+
+def test_positions_written_for_256_cells_scale_to_other_boards_and_absolute_ones_are_checked():
+    from e2opt.breakdfs.construct import check_breakdfs
+
+    p = _puzzle(8, 8, 1, frame=4, inner=6)
+    order = make_order(p, "blackwood", 5)
+    rules = make_rules(p, order, BreakDfsConfig())  # Blackwood's numbers scaled by 64 / 256
+    assert rules.allow[49] == 0 and rules.allow[50] == 1 and rules.allow[-1] == 10  # 201 * 64 / 256 = 50
+    assert rules.qmin[40] == 119 // 4 and rules.qmin.max() <= 119 / 4
+    assert check_breakdfs(BreakDfsConfig(), p) == []
+    problems = check_breakdfs(BreakDfsConfig(scale_from=None), p)
+    assert problems[0][0] == "construct.breakdfs.breaks[0]" and "beyond the 64 cells" in problems[0][1]

@@ -70,3 +70,25 @@ def build_breakdfs(
         "cpu_s": round(time.process_time() - began, 3),
     }
     return best, info
+
+
+def check_breakdfs(cfg: BreakDfsConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    """Absolute integer positions (``scale_from: null``) in the schedules past the puzzle's cells."""
+    problems = []
+    if cfg.scale_from is not None:
+        return problems
+    for key, points in (
+        ("breaks", cfg.breaks),
+        ("quota", cfg.quota),
+        ("abort", [(a, n) for n, a in cfg.abort]),
+    ):
+        for i, (at, _) in enumerate(points):
+            if isinstance(at, int) and at > puzzle.n_cells:
+                problems.append(
+                    (
+                        f"construct.breakdfs.{key}[{i}]",
+                        f"position {at} is beyond the {puzzle.n_cells} cells of {puzzle.name} "
+                        "(give fractions of the board on other sizes)",
+                    )
+                )
+    return problems

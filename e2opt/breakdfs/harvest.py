@@ -82,10 +82,10 @@ class Pool:
         c = self.counts
         c["placed"][placed] = c["placed"].get(placed, 0) + 1
         c["score" if complete else "joins"][joins] = c["score" if complete else "joins"].get(joins, 0) + 1
-        if complete:
-            return joins >= self.best_complete - self.margin
-        floor = self._floor.get(False)
-        return placed >= self.min_placed and (floor is None or (placed, joins) >= floor)
+        floor = self._floor.get(complete)
+        if floor is not None and (placed, joins) < floor:
+            return False
+        return joins >= self.best_complete - self.margin if complete else placed >= self.min_placed
 
     def offer(self, entry: Entry) -> bool:
         """Count the board and keep it if it qualifies; True when it entered the pool."""

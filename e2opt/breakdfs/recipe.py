@@ -80,8 +80,12 @@ def depth_of_position(puzzle: Puzzle, order_name: str, teeth: int) -> np.ndarray
     return out
 
 
-def position(at: int | float, cells: int) -> int:
-    return int(at) if isinstance(at, int) else round(at * cells)
+def position(at: int | float, cells: int, scale_from: int | None = None) -> int:
+    """A fill position: a float is a fraction of the cells; an int is absolute, or written for a board of
+    ``scale_from`` cells and scaled to this one."""
+    if isinstance(at, float):
+        return round(at * cells)
+    return int(at) if scale_from is None else round(at * cells / scale_from)
 
 
 @dataclass(frozen=True)
@@ -101,13 +105,14 @@ def make_rules(puzzle: Puzzle, order: FillOrder, cfg: BreakDfsConfig) -> Rules:
     depth = depth_of_position(puzzle, cfg.order, cfg.teeth)
     allow = np.zeros(m + 1, dtype=np.int32)
     for at, most in cfg.breaks:
-        allow[depth[min(position(at, cells), cells)] :] = most
+        allow[depth[min(position(at, cells, cfg.scale_from), cells)] :] = most
     priv = privileged_colours(puzzle, cfg)
     qval = np.isin(puzzle.pieces, priv).sum(axis=1).astype(np.int32)
     qmin = np.zeros(m + 1, dtype=np.int32)
     if cfg.quota:
-        xs = [position(at, cells) for at, _ in cfg.quota]
-        ys = [v for _, v in cfg.quota]
+        xs = [position(at, cells, cfg.scale_from) for at, _ in cfg.quota]
+        scale = 1.0 if cfg.scale_from is None else cells / cfg.scale_from
+        ys = [v * scale for _, v in cfg.quota]
         hint_pos = {(h.row, h.col): h for h in puzzle.hints}
         seq = ORDERS[cfg.order](puzzle.rows, puzzle.cols, cfg.teeth)
         hint_q = 0

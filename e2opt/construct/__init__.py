@@ -114,6 +114,12 @@ def _build_breakdfs(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, repor
     return build_breakdfs(puzzle, cfg.breakdfs, rng, deadline_s, log_dir, stop_requested)
 
 
+def _check_breakdfs(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    from ..breakdfs.construct import check_breakdfs
+
+    return check_breakdfs(cfg.breakdfs, puzzle)
+
+
 @dataclass(frozen=True)
 class Method:
     """A construction method: how it builds, what it checks against the puzzle, how many threads it burns."""
@@ -130,7 +136,7 @@ METHODS: dict[str, Method] = {
     "beam": Method(_build_beam),
     "backtrack": Method(_build_backtrack, _check_backtrack),
     "regions": Method(_build_regions, _check_regions, lambda cfg: cfg.regions.num_workers),
-    "breakdfs": Method(_build_breakdfs),
+    "breakdfs": Method(_build_breakdfs, _check_breakdfs),
 }
 
 
