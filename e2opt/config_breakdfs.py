@@ -73,6 +73,8 @@ class BreakDfsConfig:
     privileged_frame: int = 1
     privileged_inner: int = 2
     quota: tuple[tuple[int | float, int], ...] = BLACKWOOD_QUOTA
+    quota_on: Literal["colours", "pieces"] = "colours"  # pieces: count good pieces (Verhaard), e2opt/breakdfs/good.py
+    good_pieces: int | None = None  # size of the good group; None = 150 on 256 pieces, scaled
     node_budget: int = 50_000_000_000  # nodes (placements) per attempt; Blackwood: 5e10
     abort: tuple[tuple[int, int | float], ...] = ()  # [placements, position]: behind it -> next attempt
     time_limit_s: float = 60.0
@@ -89,6 +91,7 @@ class BreakDfsConfig:
             positive(f"privileged[{i}]", c)
         positive("privileged_frame", self.privileged_frame, allow_zero=True)
         positive("privileged_inner", self.privileged_inner, allow_zero=True)
+        positive("good_pieces", self.good_pieces)
         positive("node_budget", self.node_budget)
         for i, (nodes, _at) in enumerate(self.abort):
             positive(f"abort[{i}]", nodes)

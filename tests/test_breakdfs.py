@@ -319,3 +319,20 @@ def test_positions_written_for_256_cells_scale_to_other_boards_and_absolute_ones
     assert check_breakdfs(BreakDfsConfig(), p) == []
     problems = check_breakdfs(BreakDfsConfig(scale_from=None), p)
     assert problems[0][0] == "construct.breakdfs.breaks[0]" and "beyond the 64 cells" in problems[0][1]
+
+
+def test_good_pieces_are_deterministic_and_count_once_each_in_the_quota():
+    from e2opt.breakdfs.good import good_pieces
+    from e2opt.loader import load_config
+
+    e2 = read_puzzle(ROOT / "instances" / "eternity2.txt")
+    good = good_pieces(e2, None)
+    assert len(good) == 150 and np.array_equal(good, good_pieces(e2, None))
+    assert not set(good.tolist()) & {h.piece for h in e2.hints}
+    cfg = load_config(str(ROOT / "config" / "eternity2_verhaard.yaml")).construct.breakdfs
+    rules = make_rules(e2, make_order(e2, cfg.order, cfg.teeth), cfg)
+    assert sorted(np.nonzero(rules.qval)[0].tolist()) == good.tolist() and rules.qval.max() == 1
+    assert rules.qmin[10] == 4 and rules.qmin[19] == 4 and rules.qmin[20] == 7 and rules.qmin[100] == 20
+    assert (
+        rules.allow[191] == 0 and rules.allow[192] == 1 and rules.allow[-1] == 12
+    )  # comb: the hint is position 135

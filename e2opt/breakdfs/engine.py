@@ -73,7 +73,8 @@ class BreakDfs:
         self.hmin = max(0, hmin - nh)  # the kernel counts placed depths, hints not included
         depth = depth_of_position(puzzle, cfg.order, cfg.teeth)
         self.abort = [
-            (int(n), int(depth[min(position(at, puzzle.n_cells, cfg.scale_from), puzzle.n_cells)])) for n, at in cfg.abort
+            (int(n), int(depth[min(position(at, puzzle.n_cells, cfg.scale_from), puzzle.n_cells)]))
+            for n, at in cfg.abort
         ]
         self.attempts = 0
         self.aborted = 0

@@ -22,6 +22,7 @@ import numpy as np
 from ..config_breakdfs import BreakDfsConfig
 from ..construct.order import ORDERS, FillOrder
 from ..puzzle import GREY, Puzzle
+from .good import good_pieces
 
 
 def frame_colours(puzzle: Puzzle) -> list[int]:
@@ -108,6 +109,9 @@ def make_rules(puzzle: Puzzle, order: FillOrder, cfg: BreakDfsConfig) -> Rules:
         allow[depth[min(position(at, cells, cfg.scale_from), cells)] :] = most
     priv = privileged_colours(puzzle, cfg)
     qval = np.isin(puzzle.pieces, priv).sum(axis=1).astype(np.int32)
+    if cfg.quota_on == "pieces":  # Verhaard: one per good piece
+        qval = np.zeros(len(puzzle.pieces), dtype=np.int32)
+        qval[good_pieces(puzzle, cfg.good_pieces)] = 1
     qmin = np.zeros(m + 1, dtype=np.int32)
     if cfg.quota:
         xs = [position(at, cells, cfg.scale_from) for at, _ in cfg.quota]

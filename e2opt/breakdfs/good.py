@@ -1,0 +1,37 @@
+"""Verhaard's "good" pieces derived from the puzzle: the pieces easiest to surround, by one fixed rule.
+
+Verhaard's program carries 60 groups of ~150 good pieces recovered from its binary (anjou's
+``verhaard_good_groups.in``); its quota asks for a minimum number of them on the board by given
+depths. e2opt derives one group from any puzzle instead: a piece's surround count is the product, over
+its non-grey sides, of the number of sides of that colour on the other pieces (how many neighbours
+could meet each side); the ``count`` pieces with the largest counts are good (ties: lower piece id),
+hints left out. Deterministic, no search.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..puzzle import GREY, Puzzle
+
+
+def surround_counts(puzzle: Puzzle) -> np.ndarray:
+    """Per piece, the product over its non-grey sides of the other pieces' sides of that colour."""
+    totals = np.bincount(puzzle.pieces.ravel(), minlength=puzzle.n_colours)
+    out = np.ones(len(puzzle.pieces), dtype=np.float64)
+    for p, sides in enumerate(puzzle.pieces):
+        own = np.bincount(sides, minlength=puzzle.n_colours)
+        for c in sides:
+            if c != GREY:
+                out[p] *= totals[c] - own[c]
+    return out
+
+
+def good_pieces(puzzle: Puzzle, count: int | None) -> np.ndarray:
+    """Piece ids of the good group: ``count`` (None: 150 on 256 pieces, scaled) largest surround counts."""
+    n = len(puzzle.pieces)
+    count = round(150 * n / 256) if count is None else count
+    hinted = {h.piece for h in puzzle.hints}
+    score = surround_counts(puzzle)
+    ranked = sorted((p for p in range(n) if p not in hinted), key=lambda p: (-score[p], p))
+    return np.array(sorted(ranked[:count]), dtype=np.int64)
