@@ -4,7 +4,9 @@ Verhaard's program carries 60 groups of ~150 good pieces recovered from its bina
 ``verhaard_good_groups.in``); its quota asks for a minimum number of them on the board by given
 depths. e2opt derives one group from any puzzle instead: a piece's surround count is the product, over
 its non-grey sides, of the number of sides of that colour on the other pieces (how many neighbours
-could meet each side); the ``count`` pieces with the largest counts are good (ties: lower piece id),
+could meet each side). Each kind (corner, edge, inner) gives its share of the ``count`` good pieces in
+proportion to its size (Verhaard's groups hold all three kinds, and a quota counted from the first
+row, a frame row, needs frame pieces), the largest counts within the kind first (ties: lower piece id),
 hints left out. Deterministic, no search.
 """
 
@@ -33,5 +35,9 @@ def good_pieces(puzzle: Puzzle, count: int | None) -> np.ndarray:
     count = round(150 * n / 256) if count is None else count
     hinted = {h.piece for h in puzzle.hints}
     score = surround_counts(puzzle)
-    ranked = sorted((p for p in range(n) if p not in hinted), key=lambda p: (-score[p], p))
-    return np.array(sorted(ranked[:count]), dtype=np.int64)
+    out: list[int] = []
+    for kind in range(3):
+        mine = [p for p in range(n) if puzzle.kinds[p] == kind and p not in hinted]
+        share = round(count * int((puzzle.kinds == kind).sum()) / n)
+        out += sorted(mine, key=lambda p: (-score[p], p))[:share]
+    return np.array(sorted(out), dtype=np.int64)
