@@ -21,7 +21,6 @@ from e2opt.puzzle import format_puzzle, read_puzzle
 from e2opt.search.tabu import warm_up
 from e2opt.verify import verify_texts
 
-
 BOARDS = Path(__file__).resolve().parent / "breakdfs_data" / "boards"
 
 
