@@ -30,7 +30,8 @@ class HarvestConfig:
     ``min_placed``: pieces on the board (hints included) for a dead end of the DFS to be kept; None = 248
     on 16x16, scaled by the number of cells elsewhere. ``margin``: complete boards within that many joins
     of the best complete board found. ``complete``: the best harvested partials completed (holes filled
-    optimally, then ``repair_s`` CPU s of the tabu search) when the construction ends.
+    optimally, then ``repair_s`` CPU s of the tabu search) when the construction ends; at least one board is
+    always completed (the deepest partial when the pool is empty): a construction returns a full board.
     """
 
     min_placed: int | None = None
@@ -65,7 +66,7 @@ class BreakDfsConfig:
 
     order: Literal["blackwood", "row_scan", "comb", "frame_comb"] = "blackwood"
     teeth: int = 5
-    scale_from: int | None = 256  # integer positions and quota counts written for 256 cells: scaled by cells/256
+    scale_from: int | None = 256  # integer positions and quota counts are for 256 cells: x cells/256
     breaks: tuple[tuple[int | float, int], ...] = BLACKWOOD_BREAKS
     piece_breaks: int = 1
     frame_colour_breaks: bool = False
@@ -73,7 +74,7 @@ class BreakDfsConfig:
     privileged_frame: int = 1
     privileged_inner: int = 2
     quota: tuple[tuple[int | float, int], ...] = BLACKWOOD_QUOTA
-    quota_on: Literal["colours", "pieces"] = "colours"  # pieces: count good pieces (Verhaard), e2opt/breakdfs/good.py
+    quota_on: Literal["colours", "pieces"] = "colours"  # pieces: Verhaard's good pieces (breakdfs/good.py)
     good_pieces: int | None = None  # size of the good group; None = 150 on 256 pieces, scaled
     node_budget: int = 50_000_000_000  # nodes (placements) per attempt; Blackwood: 5e10
     abort: tuple[tuple[int, int | float], ...] = ()  # [placements, position]: behind it -> next attempt
