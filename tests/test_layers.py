@@ -13,7 +13,7 @@ LAYERS = (
     ("core",),
     ("config",),
     ("cpsat",),
-    ("construct", "search", "exact", "clique"),
+    ("construct", "search", "exact", "clique", "breakdfs"),
     ("engine",),
     ("sweep", "bench"),
     ("cli",),

@@ -264,6 +264,8 @@ def construct_once(puzzle: Puzzle, cfg, seed: int, cpu_s: float) -> ConstructRow
     used = process_time() - start
     rate = info.get("nodes_per_s", info.get("expansions_per_s", 0))
     keys = ("restarts", "best_depth", "breaks", "complete", "beams", "width", "finish", "score_before_finish")
+    keys += ("attempts", "best_placed", "band_nodes_per_s", "harvest_kept", "harvest_placed", "harvest_score")
+    keys += ("dfs_cpu_s", "completion")
     detail = " ".join(f"{k}={info[k]}" for k in keys if k in info)
     return ConstructRow(seed, cpu_s, info["score"], used, rate, detail)
 

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..breakdfs.config import BreakDfsConfig
 from ..core.board import Board, random_board, read_board, rule_violations, score
 from ..core.errors import BoardError, E2optError
 from ..core.puzzle import Puzzle, read_puzzle
@@ -115,6 +116,18 @@ def _build_regions(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report
     return construct_regions(puzzle, cfg.regions, rng, deadline_s, stop_requested, report)
 
 
+def _build_breakdfs(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
+    from ..breakdfs.construct import build_breakdfs
+
+    return build_breakdfs(puzzle, cfg.breakdfs, rng, deadline_s, log_dir, stop_requested)
+
+
+def _check_breakdfs(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    from ..breakdfs.construct import check_breakdfs
+
+    return check_breakdfs(cfg.breakdfs, puzzle)
+
+
 @dataclass(frozen=True)
 class Method:
     """A construction method: its settings (None: none of its own), how it builds, what it checks against
@@ -129,11 +142,11 @@ class Method:
 
 METHODS: dict[str, Method] = {
     "random": Method(None, _build_random, "a random board that keeps the kinds and hints"),
-    "board": Method(None, _build_board, "a warm start from the .board file construct.board", _check_board),
     "cpsat": Method(
         CpSatConfig, _build_cpsat, "paper 001's relaxed CP-SAT model", _check_cpsat,
         lambda cfg: cfg.cpsat.num_workers,
     ),
+    "board": Method(None, _build_board, "a warm start from the .board file construct.board", _check_board),
     "beam": Method(BeamConfig, _build_beam, "beam search along a fill order (docs/construct.md)"),
     "backtrack": Method(
         BacktrackConfig, _build_backtrack, "depth-first search with scheduled breaks and quotas", _check_backtrack
@@ -141,6 +154,10 @@ METHODS: dict[str, Method] = {
     "regions": Method(
         RegionsConfig, _build_regions, "paper 002: region by region on CP-SAT", _check_regions,
         lambda cfg: cfg.regions.num_workers,
+    ),
+    "breakdfs": Method(
+        BreakDfsConfig, _build_breakdfs, "record-class DFS with breaks, harvest and completion (docs/breakdfs.md)",
+        _check_breakdfs,
     ),
 }  # fmt: skip
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.puzzle import Puzzle
+from .teeth_order import blackwood
 
 DR = (-1, 0, 1, 0)  # row step toward side t, r, b, l
 DC = (0, 1, 0, -1)
@@ -81,6 +82,7 @@ ORDERS: dict[str, Callable[[int, int, int], list[tuple[int, int]]]] = {
     "comb": comb,
     "frame_comb": frame_comb,
     "spiral": spiral,
+    "blackwood": blackwood,
 }
 
 

@@ -1,0 +1,109 @@
+"""Completing a harvested partial board: holes filled optimally, then a short repair by the tabu search.
+
+Pairwise non-adjacent holes are filled by one assignment (paper 001's move: exact). Otherwise the CP-SAT
+region model places the pieces left on the holes (the placed cells untouched) and, with ``neighbours``,
+a second model also lifts the placed non-hint pieces next to the holes, warm-started from the first
+answer, so the holes' neighbours may change too; the better board is kept. No cap on mismatches per
+cell applies anywhere here: a cell may end with two or more mismatched sides. The repair keeps its best
+board, so the result never scores below the joins already matched among the partial's placed cells.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..construct.finish import fill_by_assignment, fill_by_cpsat, non_adjacent, placed_joins
+from ..core.board import Board, score
+from ..core.puzzle import Puzzle
+from ..search.config import SearchConfig
+from ..search.stop import Clock, MaxCpuTime
+from ..search.tabu import TabuSearch
+from .config import HarvestConfig
+
+
+def holes_of(board: Board) -> list[tuple[int, int]]:
+    """The empty cells, row-major."""
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(board.piece < 0), strict=True)]
+
+
+def _with_neighbours(puzzle: Puzzle, board: Board, filled: Board, holes, cpu_s: float, seed: int) -> Board:
+    """The holes and their placed non-hint neighbours re-solved together, from ``filled`` as incumbent."""
+    from ..cpsat.region_model import solve_region
+
+    hinted = {(h.row, h.col) for h in puzzle.hints}
+    region = set(holes)
+    for r, c in holes:
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= rr < puzzle.rows and 0 <= cc < puzzle.cols and (rr, cc) not in hinted:
+                region.add((rr, cc))
+    cells = sorted(region)
+    lifted = filled.copy()
+    for r, c in cells:
+        lifted.piece[r, c] = -1
+    sol = solve_region(
+        puzzle,
+        lifted,
+        cells,
+        pieces=np.array([filled.piece[r, c] for r, c in cells]),
+        time_limit_s=cpu_s,
+        seed=seed,
+        num_workers=1,
+        deterministic_time=cpu_s / 2,
+        warm_start=(
+            np.array([filled.piece[r, c] for r, c in cells]),
+            np.array([filled.rot[r, c] for r, c in cells]),
+        ),
+    )
+    if sol.joins < 0:
+        return filled
+    out = filled.copy()
+    for (r, c), p, k in zip(cells, sol.piece, sol.rot, strict=True):
+        out.piece[r, c], out.rot[r, c] = p, k
+    return out if score(puzzle, out) > score(puzzle, filled) else filled
+
+
+def fill_holes(puzzle: Puzzle, partial: Board, cfg: HarvestConfig, seed: int) -> tuple[Board, str]:
+    """The partial board with every hole filled (see the module docstring) and how it was done."""
+    holes = holes_of(partial)
+    if not holes:
+        return partial.copy(), "none"
+    if non_adjacent(holes):
+        return fill_by_assignment(puzzle, partial, holes), "assignment"
+    board = fill_by_cpsat(puzzle, partial, holes, cfg.cpsat_s, seed)
+    how = "cpsat holes"
+    if board is None:  # nothing in time: the assignment still gives a valid board (adjacent holes unscored)
+        return fill_by_assignment(puzzle, partial, holes), "assignment (cpsat found none)"
+    if cfg.neighbours:
+        better = _with_neighbours(puzzle, partial, board, holes, cfg.cpsat_s, seed)
+        if better is not board:
+            board, how = better, "cpsat holes + neighbours"
+    return board, how
+
+
+def complete(
+    puzzle: Puzzle,
+    partial: Board,
+    cfg: HarvestConfig,
+    rng: np.random.Generator,
+    search: SearchConfig | None = None,
+) -> tuple[Board, dict]:
+    """Fill the holes, repair for ``cfg.repair_s`` CPU s; the board and what happened."""
+    start = time.process_time()
+    seed = int(rng.integers(2**31))
+    board, how = fill_holes(puzzle, partial, cfg, seed)
+    info = {
+        "holes": len(holes_of(partial)),
+        "partial_joins": placed_joins(puzzle, partial),
+        "fill": how,
+        "filled_score": score(puzzle, board),
+    }
+    if cfg.repair_s > 0:
+        tabu = TabuSearch(puzzle, board, search or SearchConfig(), rng)
+        result = tabu.run(MaxCpuTime(cfg.repair_s), Clock())
+        if result.best_score > score(puzzle, board):
+            board = result.best_board
+    info["score"] = score(puzzle, board)
+    info["cpu_s"] = round(time.process_time() - start, 3)
+    return board, info

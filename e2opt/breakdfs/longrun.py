@@ -1,0 +1,143 @@
+"""A DFS with breaks that runs in a folder for hours: harvest pool, checkpoints, exact resume after kill -9.
+
+The folder (``RUN_DIR/harvest`` when the run engine calls the construction) holds ``state.npz`` (the
+DFS's exact state, the pool's counts, the deepest partial board, CPU spent; written atomically at each
+checkpoint), ``pool.jsonl`` and ``journal.jsonl`` (harvest.py). After a kill the DFS continues from
+its last checkpoint and visits again exactly the nodes it had visited since: the counts come from the
+checkpoint (nothing counted twice) and boards found again are already in the pool (kept once).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..core.fsutil import atomic_write_bytes
+from ..core.puzzle import Puzzle
+from . import kernel as k
+from .config import BreakDfsConfig
+from .engine import BreakDfs, Found, default_min_placed
+from .harvest import Pool, make_entry
+
+CHUNK = 1 << 22  # placements between clock checks (about 0.1 CPU s)
+
+
+@dataclass
+class Summary:
+    """What a long DFS did: nodes, attempts, CPU, deepest partial (codes by depth), pool and counts."""
+
+    nodes: int
+    attempts: int
+    cpu_s: float
+    deepest: int
+    deepest_codes: np.ndarray
+    kept: int
+    counts: dict
+    band_rates: dict
+
+
+class LongRun:
+    """The DFS, its pool and its folder; ``run`` continues until a budget or a stop request."""
+
+    def __init__(self, puzzle: Puzzle, cfg: BreakDfsConfig, seed: int, folder: Path | None = None):
+        self.puzzle, self.cfg, self.folder = puzzle, cfg, folder
+        self.dfs = BreakDfs(puzzle, cfg, seed)
+        h = cfg.harvest
+        self.pool = Pool(h.pool_size, h.margin, h.min_placed or default_min_placed(puzzle), folder)
+        self.cpu_before = 0.0
+        self.best_codes = np.zeros(0, dtype=np.int32)
+        self.band = {"<150": [0, 0.0], "150-200": [0, 0.0], ">200": [0, 0.0]}
+        if folder is not None and (folder / "state.npz").exists():
+            self._load(folder / "state.npz")
+
+    def _load(self, path: Path) -> None:
+        with np.load(path) as data:
+            arrays = {name: data[name] for name in data.files}
+        info = json.loads(bytes(arrays.pop("info")).decode())
+        self.best_codes = arrays.pop("best_codes").astype(np.int32)
+        self.dfs.load(arrays)
+        self.pool.load_counts(info["counts"])
+        self.cpu_before = float(info["cpu_s"])
+
+    def checkpoint(self, cpu_s: float) -> None:
+        """The exact state, atomically, then the pool compacted (a kill in between loses nothing)."""
+        if self.folder is None:
+            return
+        info = {"counts": self.pool.counts_dict(), "cpu_s": cpu_s}
+        arrays = self.dfs.arrays()
+        arrays["best_codes"] = self.best_codes
+        arrays["info"] = np.frombuffer(json.dumps(info).encode(), dtype=np.uint8)
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        atomic_write_bytes(self.folder / "state.npz", buf.getvalue())
+        self.pool.compact()
+
+    def _offer(self, found: Found) -> None:
+        placed = len(found.codes) + len(self.puzzle.hints)
+        if self.pool.count(placed, found.joins, found.complete):
+            board = self.dfs.board(found.codes)
+            self.pool.add(
+                make_entry(np.where(board.piece >= 0, board.piece * 4 + board.rot, -1), found.joins)
+            )
+
+    def run(
+        self,
+        cpu_s: float | None = None,
+        max_nodes: int | None = None,
+        stop: Callable[[], bool] | None = None,
+        checkpoint_every_s: float = 60.0,
+        chunk: int = CHUNK,
+    ) -> Summary:
+        """Continue until ``cpu_s`` CPU seconds in all (resumed time counted), ``max_nodes`` placements in
+        all (exact: the last chunk is cut to it), ``cfg.max_attempts`` or ``stop()``; checkpoint and sum up."""
+        start = time.process_time()
+        last_ckpt = start
+        dfs = self.dfs
+
+        def spent() -> float:
+            return self.cpu_before + time.process_time() - start
+
+        while True:
+            if cpu_s is not None and spent() >= cpu_s:
+                break
+            if max_nodes is not None and dfs.nodes >= max_nodes:
+                break
+            if stop is not None and stop():
+                break
+            ending = dfs.status in (k.BUDGET, k.EXHAUSTED)
+            if ending and self.cfg.max_attempts is not None and dfs.attempts >= self.cfg.max_attempts:
+                break
+            size = chunk if max_nodes is None else min(chunk, max_nodes - dfs.nodes)
+            t0, n0 = time.process_time(), dfs.nodes
+            found = dfs.step(size)
+            self._band(int(dfs.st[7][k.DEPTH]), dfs.nodes - n0, time.process_time() - t0)
+            for f in found:
+                self._offer(f)
+            if dfs.deepest > len(self.best_codes):
+                self.best_codes = dfs.deepest_codes()
+            if time.process_time() - last_ckpt >= checkpoint_every_s:
+                self.checkpoint(spent())
+                last_ckpt = time.process_time()
+        self.checkpoint(spent())
+        return Summary(
+            dfs.nodes,
+            dfs.attempts,
+            spent(),
+            len(self.best_codes),
+            self.best_codes.copy(),
+            len(self.pool.entries),
+            self.pool.counts_dict(),
+            {b: round(n / t) if t > 0 else 0 for b, (n, t) in self.band.items()},
+        )
+
+    def _band(self, depth: int, nodes: int, cpu: float) -> None:
+        """Nodes and CPU of a chunk, filed under the depth band the search ended it in."""
+        name = "<150" if depth < 150 else ("150-200" if depth <= 200 else ">200")
+        self.band[name][0] += nodes
+        self.band[name][1] += cpu
