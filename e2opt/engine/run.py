@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config.sections import RunConfig
+from ..core.folderlock import FolderLock
 from ..core.fsutil import atomic_write_text
 from ..core.puzzle import read_puzzle
 from .coordinator import run_team
@@ -42,9 +43,10 @@ def run_config(
         run_dir.mkdir(parents=True, exist_ok=True)
         if marker_kind(run_dir) != "run":
             mark(run_dir, "run")
-    keep_inputs(run_dir, cfg.instance, cfg.construct.board)
-    atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
-    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
+    with FolderLock(run_dir, "run"):  # one owner per run folder, released by the OS if this process dies
+        keep_inputs(run_dir, cfg.instance, cfg.construct.board)
+        atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
+        return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
 
 
 def solve(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) -> Result:
