@@ -29,6 +29,7 @@ from .result import Result, finish
 from .round import cpu_share, search_round
 from .slots import InProcess, LocalSlots
 from .team import Team, rounded
+from .ticker import ConstructionTicker
 
 STOP_FILE = ".stop-workers"
 LOST = {"WorkerDied", "KilledWorker", "CommClosedError", "FutureCancelledError", "CancelledError"}
@@ -126,7 +127,7 @@ class Coordinator:
                 if exc is not None:
                     if type(exc).__name__ not in LOST:
                         raise exc
-                    if team.stop_reason is not None:  # the run is ending: its last state is what it keeps
+                    if team.stop_reason is not None or interrupted.triggered:  # the run is ending: it keeps its last state
                         continue
                     team.lost[i] += 1
                     self.events.write("worker_lost", worker=i, error=str(exc).splitlines()[0][:200])
@@ -230,7 +231,7 @@ def run_team(
     interrupted = _StopOnSignal(run_dir / STOP_FILE)
     abandoned = False
     try:
-        with StopSignals(interrupted):
+        with StopSignals(interrupted), ConstructionTicker(team, progress):
             Coordinator(team, events, progress, pool).run(interrupted)
     except KeyboardInterrupt:
         abandoned = True

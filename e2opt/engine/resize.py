@@ -14,8 +14,6 @@ from .team import Team
 
 def grow(team: Team, workers: int) -> bool:
     """Give ``team`` ``workers`` workers (the new ones unstarted); True when it changed. E2optError to shrink."""
-    if workers < 1:
-        raise E2optError(f"--workers {workers}: expected a whole number of at least 1")
     if workers == team.n:
         return False
     if workers < team.n:

@@ -47,6 +47,8 @@ def resume_run(
     ``--set stop.*`` overrides extend the criteria and are saved in config.yaml, so a later resume keeps them.
     A run that already meets its criteria raises AlreadyFinished and nothing in its folder changes.
     """
+    if workers is not None and workers < 1:
+        raise E2optError(f"--workers {workers}: expected a whole number of at least 1")
     run_dir = require(run_dir, "run")
     with FolderLock(run_dir, "run"):  # before anything is read: the owner may be writing
         return _resume(run_dir, quiet, overrides, executor, scheduler, workers)
