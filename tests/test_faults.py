@@ -43,10 +43,18 @@ def write_config(tmp_path: Path, puzzle: Path, workers: int = 2, **sections) -> 
         "instance": str(puzzle),
         "seed": 1,
         "construct": {"method": "random"},
-        "search": {"holes": 6, "moves": {"assignment": {"weight": 0.3}, "region": {"weight": 1.0, "sizes": [3, 3]}}},
+        "search": {
+            "holes": 6,
+            "moves": {"assignment": {"weight": 0.3}, "region": {"weight": 1.0, "sizes": [3, 3]}},
+        },
         "stop": {"max_wall_s": 3600},
         "run": {"workers": workers},
-        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_s": 0.5, "stats_every_s": 0.5},
+        "output": {
+            "runs_dir": str(tmp_path / "runs"),
+            "plots": False,
+            "log_every_s": 0.5,
+            "stats_every_s": 0.5,
+        },
     }
     for key, value in sections.items():
         data.setdefault(key, {}).update(value)
@@ -61,8 +69,8 @@ def start(args: list, tmp_path: Path, stdout=None) -> subprocess.Popen:
         [sys.executable, "-m", "e2opt", *map(str, args)],
         cwd=tmp_path,
         env=ENV,
-        stdout=stdout if stdout is not None else open(tmp_path / "out.txt", "w"),  # noqa: SIM115
-        stderr=open(tmp_path / "err.txt", "w"),  # noqa: SIM115
+        stdout=stdout if stdout is not None else open(tmp_path / "out.txt", "w"),
+        stderr=open(tmp_path / "err.txt", "w"),
         start_new_session=True,
     )
 
@@ -74,7 +82,10 @@ def wait_searching(runs: Path, proc: subprocess.Popen, moves: str = "region", ti
         assert proc.poll() is None, (runs.parent / "err.txt").read_text()
         for run_dir in runs.glob("*"):
             for event in read_events(run_dir):
-                if event.get("event") == "stats" and event.get("moves", {}).get(moves, {}).get("calls", 0) > 0:
+                if (
+                    event.get("event") == "stats"
+                    and event.get("moves", {}).get(moves, {}).get("calls", 0) > 0
+                ):
                     return run_dir
         time.sleep(0.2)
     raise AssertionError("the run did not start searching in time")
@@ -206,11 +217,14 @@ def test_a_named_pipe_as_puzzle_board_or_config_is_one_line_never_a_hang(tmp_pat
     one_error_line(in_process(capsys, "info", fifo), "is a named pipe, not a file")
     one_error_line(in_process(capsys, "verify", fifo, board), "is a named pipe")
     one_error_line(in_process(capsys, "render", puzzle, fifo, "-o", tmp_path / "x.svg"), "is a named pipe")
-    one_error_line(in_process(capsys, "convert", fifo, "--to", "csv", "-o", tmp_path / "x.csv"), "is a named pipe")
+    one_error_line(
+        in_process(capsys, "convert", fifo, "--to", "csv", "-o", tmp_path / "x.csv"), "is a named pipe"
+    )
     one_error_line(in_process(capsys, "run", fifo), "is a named pipe")
     config = tmp_path / "c.yaml"
     config.write_text(f"instance: {fifo}\n")
-    one_error_line(in_process(capsys, "run", config), "pipe.txt")  # config check: "no puzzle file at …/pipe.txt"
+    # the config check: "no puzzle file at …/pipe.txt"
+    one_error_line(in_process(capsys, "run", config), "pipe.txt")
 
 
 def test_a_device_as_puzzle_is_one_line_without_reading_it(tmp_path, tiny, capsys):
@@ -303,7 +317,9 @@ def test_resume_with_more_workers_goes_on_as_a_larger_team(tmp_path, hard):
     config = write_config(tmp_path, hard, workers=1, stop={"max_iterations": 300, "max_wall_s": None})
     assert e2opt("run", config, "--quiet").returncode == 0
     run_dir = next((tmp_path / "runs").glob("*"))
-    one_error_line(e2opt("resume", run_dir, "--workers", "0", "--set", "stop.max_iterations=900"), "at least 1")
+    one_error_line(
+        e2opt("resume", run_dir, "--workers", "0", "--set", "stop.max_iterations=900"), "at least 1"
+    )
     grown = e2opt("resume", run_dir, "--workers", "2", "--set", "stop.max_iterations=900", "--quiet")
     assert grown.returncode == 0, grown.stderr
     result = json.loads((run_dir / "result.json").read_text())

@@ -25,7 +25,9 @@ RELAXED = ROOT / "config" / "sweeps" / "relaxed.yaml"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
-def sweep(tmp_path: Path, spec: Path, *extra: str, timeout: float = 240) -> tuple[subprocess.CompletedProcess, Path]:
+def sweep(
+    tmp_path: Path, spec: Path, *extra: str, timeout: float = 240
+) -> tuple[subprocess.CompletedProcess, Path]:
     """``e2opt sweep SPEC --executor dask --seeds 1 EXTRA`` into tmp_path/sweeps; its output and sweep folder."""
     runs = tmp_path / "sweeps"
     command = [sys.executable, "-m", "e2opt", "sweep", str(spec), "--executor", "dask", "--seeds", "1"]
@@ -59,7 +61,9 @@ class CommandLineCluster:
             time.sleep(0.2)
         worker = [*dask, "worker", "--nthreads", "1", "--nworkers", "1", "--no-nanny", "--host", "127.0.0.1"]
         self.workers = [
-            subprocess.Popen([*worker, "--memory-limit", "0", *common], stdout=log, stderr=log, env=ENV, cwd=folder)
+            subprocess.Popen(
+                [*worker, "--memory-limit", "0", *common], stdout=log, stderr=log, env=ENV, cwd=folder
+            )
             for _ in range(2)
         ]
         self.address = json.loads(self.file.read_text())["address"]
@@ -99,7 +103,11 @@ def test_the_shipped_holes_sweep_runs_on_a_local_dask_cluster(tmp_path):
 
 
 def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path):
-    small = ["construct.cpsat.time_limit_s=1", "construct.cpsat.fallback_time_limit_s=1", "stop.max_iterations=300"]
+    small = [
+        "construct.cpsat.time_limit_s=1",
+        "construct.cpsat.fallback_time_limit_s=1",
+        "stop.max_iterations=300",
+    ]
     proc, sweep_dir = sweep(tmp_path, RELAXED, *(arg for s in small for arg in ("--set", s)))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert len(results(sweep_dir)) == 6
@@ -108,7 +116,9 @@ def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path):
 def test_a_command_line_cluster_runs_a_sweep_of_two_worker_runs(tmp_path, cluster):
     """Each run keeps its two workers: its task secedes and submits its rounds to the same cluster."""
     sets = ["stop.max_cpu_s=1", "run.workers=2"]
-    proc, sweep_dir = sweep(tmp_path, HOLES, "--scheduler", cluster.address, *(a for s in sets for a in ("--set", s)))
+    proc, sweep_dir = sweep(
+        tmp_path, HOLES, "--scheduler", cluster.address, *(a for s in sets for a in ("--set", s))
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     found = results(sweep_dir)
     assert len(found) == 6 and all(len(r["workers"]) == 2 for r in found.values())
@@ -140,5 +150,31 @@ def test_a_killed_dask_worker_loses_no_run(tmp_path, cluster):
     sweep_dir = next(runs.glob("*"))
     found = results(sweep_dir)
     assert len(found) == 6 and all(r["stop_reason"] == "max_cpu_s (3 s)" for r in found.values())
-    again = [run_id for run_id in found if any(e["event"] in ("resume", "restart") for e in read_events(sweep_dir / run_id))]
+    again = [
+        run_id
+        for run_id in found
+        if any(e["event"] in ("resume", "restart") for e in read_events(sweep_dir / run_id))
+    ]
     assert again, "the killed worker's run was neither resumed nor restarted"
+
+
+@pytest.fixture(scope="module")
+def local_cluster():
+    """One LocalCluster of two one-thread worker processes for the per-config sweeps."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as started:
+        yield started.scheduler_address
+
+
+@pytest.mark.parametrize("config", sorted((ROOT / "config").glob("*.yaml")), ids=lambda path: path.stem)
+def test_every_shipped_config_runs_as_a_sweep_task_on_dask(tmp_path, local_cluster, config):
+    spec = tmp_path / "one.yaml"
+    spec.write_text(f"name: one\nbase: {config}\nseeds: 1\nset:\n  output.plots: false\n")
+    limits = ["stop.max_cpu_s=2", "stop.max_wall_s=30"]
+    proc, sweep_dir = sweep(
+        tmp_path, spec, "--scheduler", local_cluster, *(a for s in limits for a in ("--set", s))
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (result,) = results(sweep_dir).values()
+    assert result["stop_reason"].startswith(("max_cpu_s", "max_wall_s", "max_iterations", "target_score"))

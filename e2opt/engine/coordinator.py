@@ -127,8 +127,8 @@ class Coordinator:
                 if exc is not None:
                     if type(exc).__name__ not in LOST:
                         raise exc
-                    if team.stop_reason is not None or interrupted.triggered:  # the run is ending: it keeps its last state
-                        continue
+                    if team.stop_reason is not None or interrupted.triggered:
+                        continue  # the run is ending: its last state is what it keeps
                     team.lost[i] += 1
                     self.events.write("worker_lost", worker=i, error=str(exc).splitlines()[0][:200])
                     self.progress.message(f"worker {i} lost ({type(exc).__name__}): its round starts again")

@@ -29,7 +29,7 @@ class EventSummary:
     last_stats: dict[str, Any] | None = None
     last_end: dict[str, Any] | None = None
     last_figures: dict[str, Any] | None = None  # the later of the last stats and the last end event
-    damaged: list[int] = field(default_factory=list)  # numbers of the lines that are not an event (0: the file)
+    damaged: list[int] = field(default_factory=list)  # lines that are not an event (0: the whole file)
     resumes: int = 0
     plateaus: dict[str, int] = field(default_factory=lambda: {"diversifications": 0, "intensifications": 0})
 
