@@ -327,3 +327,23 @@ def test_resume_with_more_workers_goes_on_as_a_larger_team(tmp_path, hard):
     assert any(e["event"] == "workers_added" for e in read_events(run_dir))
     shrink = e2opt("resume", run_dir, "--workers", "1", "--set", "stop.max_iterations=2000")
     one_error_line(shrink, "this run has 2 workers")
+
+
+# --- process counts of a run that is a sweep task ---
+
+
+def test_a_sweep_task_runs_auto_as_one_worker_and_n_workers_in_its_own_process(tmp_path, hard):
+    from e2opt.engine.loader import load_config
+    from e2opt.sweep.worker import execute
+
+    for workers, expected in (("auto", 1), (2, 2)):
+        config = write_config(
+            tmp_path, hard, workers=workers, stop={"max_iterations": 200, "max_wall_s": None}
+        )
+        run_dir = tmp_path / f"task-{workers}"
+        task = {"id": "t", "config": load_config(config).to_dict(), "run_dir": str(run_dir)}
+        answer = execute({**task, "stop_file": str(tmp_path / ".stop")})
+        assert answer["status"] == "done", answer
+        assert len(answer["result"]["workers"]) == expected
+        where = next(e for e in read_events(run_dir) if e["event"] == "workers")
+        assert where["where"] == "this process"  # no process started: the task takes one slot
