@@ -284,9 +284,13 @@ def test_report_names_damaged_event_lines_and_a_resume_starts_a_fresh_line(tmp_p
 # --- CLI conventions ---
 
 
-def test_version_quiet_warnings_time_budget_spellings_and_construction_lines(tmp_path, hard):
-    version = e2opt("--version")
-    assert version.returncode == 0 and version.stdout.startswith("e2opt ")
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith("e2opt 0.")
+
+
+def test_quiet_keeps_warnings_and_both_time_budgets_have_one_spelling(tmp_path):
     odd = tmp_path / "odd.txt"
     odd.write_text(TINY_PUZZLE.replace("3 4 3 4", "3 4 3 5"))  # one colour now appears an odd number of times
     warned = read_puzzle(odd).warnings
@@ -299,6 +303,9 @@ def test_version_quiet_warnings_time_budget_spellings_and_construction_lines(tmp
     run_dir = Path(quiet.stdout.split("run folder: ")[1].split()[0])
     stored = yaml.safe_load((run_dir / "config.yaml").read_text())
     assert stored["stop"]["max_wall_s"] == 30 and stored["stop"]["max_cpu_s"] == 20
+
+
+def test_constructing_lines_come_at_the_progress_cadence(tmp_path, hard):
     slow = write_config(
         tmp_path,
         hard,
