@@ -22,8 +22,14 @@ EVENTS = [
     {"event": "stats", "score": 8, "wall_s": 1.0, "cpu_s": 0.9, "iteration": 90, "moves_per_s": 100.0},
     {"event": "checkpoint", "iteration": 90, "wall_s": 1.0},
     {"event": "best", "score": 12, "wall_s": 1.5, "iteration": 120},
-    {"event": "end", "stop_reason": "target_score (12)", "wall_s": 1.6, "cpu_s": 1.4, "iterations": 121,
-     "moves_per_s": 86.4},
+    {
+        "event": "end",
+        "stop_reason": "target_score (12)",
+        "wall_s": 1.6,
+        "cpu_s": 1.4,
+        "iterations": 121,
+        "moves_per_s": 86.4,
+    },
 ]
 
 
