@@ -24,7 +24,7 @@ import time
 import numpy as np
 import yaml
 
-from e2opt.config.construct import CpSatConfig
+from e2opt.construct.config import CpSatConfig
 from e2opt.construct.cpsat import construct_cpsat
 from e2opt.core.puzzle import read_puzzle
 

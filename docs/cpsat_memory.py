@@ -18,7 +18,7 @@ from pathlib import Path
 CHILD = """
 import json, resource, sys, time
 import numpy as np
-from e2opt.config.construct import CpSatConfig
+from e2opt.construct.config import CpSatConfig
 from e2opt.construct.cpsat import memory_estimate_mb, options, solve_interruptibly, solver_for
 from e2opt.construct.cpsat_model import build_model
 from e2opt.core.generate import generate

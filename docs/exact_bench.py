@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from e2opt.core.generate import generate  # noqa: E402
 from e2opt.core.puzzle import Puzzle, read_puzzle  # noqa: E402
-from e2opt.exact.solve import DEFAULT_ORDER, SolveOptions, solve  # noqa: E402
+from e2opt.exact.solve import EXACT_METHODS, SolveOptions, solve  # noqa: E402
 
 SET1 = ROOT / "instances" / "brendan_set1"
 # Paper 000's instance names give the colours per size (E_7_1.b6i6, E_9_3.b11i12, E_10_5.b14i14, ...).
@@ -42,7 +42,7 @@ def measure(puzzle: Puzzle, out: Path, method: str, limit: float, find_all: bool
     row = {
         "puzzle": puzzle.name,
         "method": method,
-        "order": kw.get("order") or DEFAULT_ORDER.get(method, "-"),
+        "order": kw.get("order") or (EXACT_METHODS[method].orders or ("-",))[0],
         "value": kw.get("value_order", "min"),
         "backjump": kw.get("backjump", True),
         "search": "all" if find_all else "first",
@@ -171,7 +171,7 @@ def ratios(args) -> None:
     per puzzle, plain DFS (scan or dfs, row order) against ``--method`` (default colorpairs:mingap),
     nodes and CPU s."""
     method, _, order = args.method.partition(":")
-    order = order or DEFAULT_ORDER[method]
+    order = order or EXACT_METHODS[method].orders[0]
     rows = [json.loads(line) for f in args.files for line in Path(f).read_text().splitlines() if line.strip()]
     names = sorted({r["puzzle"] for r in rows}, key=lambda n: (int(n.split("_")[1].split("x")[0]), n))
 

@@ -22,17 +22,15 @@ import time
 import numpy as np
 
 from e2opt.bench.runs import search_once
-from e2opt.config.sections import (
-    BorderMoveConfig,
-    MovesConfig,
-    RegionMoveConfig,
-    SearchConfig,
-    TsrMoveConfig,
-)
 from e2opt.core.board import random_board, read_board
 from e2opt.core.puzzle import read_puzzle
 from e2opt.cpsat.region_model import solve_region
 from e2opt.engine.loader import load_config
+from e2opt.search.config import SearchConfig
+from e2opt.search.moves import MovesConfig
+from e2opt.search.moves.border import BorderMoveConfig
+from e2opt.search.moves.region import RegionMoveConfig
+from e2opt.search.moves.tsr import TsrMoveConfig
 from e2opt.search.tabu import TabuSearch, warm_up
 
 _OFF = ["search.moves.tsr=null", "search.moves.region=null", "search.moves.border=null"]

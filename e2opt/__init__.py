@@ -1,8 +1,18 @@
-"""e2opt: edge-matching puzzles (Eternity II): CP-SAT construction + very large neighbourhood tabu search."""
+"""e2opt: edge-matching puzzles (Eternity II): CP-SAT construction + very large neighbourhood tabu search.
 
-from .config.sections import RunConfig
+The public API: ``run`` a config (a run folder, like ``e2opt run``), ``resume`` a run folder, ``solve_exact``
+a puzzle (like ``e2opt solve``), and the readers and writers of puzzles, boards and configs.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
 from .core.board import Board, read_board, score, write_board
 from .core.puzzle import Puzzle, read_puzzle, write_puzzle
+from .engine.config import RunConfig
 from .engine.loader import load_config
 
 __all__ = [
@@ -12,15 +22,45 @@ __all__ = [
     "load_config",
     "read_board",
     "read_puzzle",
+    "resume",
+    "run",
     "score",
     "solve",
+    "solve_exact",
     "write_board",
     "write_puzzle",
 ]
 
 
-def solve(config, **kwargs):
-    """Run construct + search for a RunConfig (or a config file path); returns the run's Result."""
-    from .engine.run import solve as _solve
+def run(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any):
+    """Construct + search for a RunConfig or a config file, in a new run folder; returns the run's Result.
 
-    return _solve(config, **kwargs)
+    Keyword overrides by dotted key, ``__`` for dots: ``run("config/quick.yaml", stop__max_iterations=1000)``.
+    """
+    from .engine.run import run_api
+
+    return run_api(config, quiet, **overrides)
+
+
+def resume(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ...] = ()):
+    """Continue a run folder from its checkpoint (``--set``-style ``overrides`` extend its budgets)."""
+    from .engine.resume import resume_run
+
+    return resume_run(run_dir, quiet, overrides)
+
+
+def solve_exact(puzzle: Puzzle | str | Path, **options: Any):
+    """Exact search of a puzzle (or puzzle file): ``solve_exact(p, find_all=True, method="scan")``; options
+    are those of exact.solve.SolveOptions. Returns a SolveResult (boards, count, complete)."""
+    from .exact.solve import SolveOptions
+    from .exact.solve import solve as exact_solve
+
+    if not isinstance(puzzle, Puzzle):
+        puzzle = read_puzzle(puzzle)
+    return exact_solve(puzzle, SolveOptions(**options), progress=None)
+
+
+def solve(config: RunConfig | str | Path, **kwargs: Any):
+    """Deprecated name of ``run`` (``solve`` now means the exact search: ``solve_exact``)."""
+    warnings.warn("e2opt.solve is e2opt.run now (e2opt.solve_exact is the exact search)", DeprecationWarning, 2)
+    return run(config, **kwargs)

@@ -5,9 +5,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2opt.config.sections import RunConfig, SearchConfig, StopConfig
+from e2opt.config.sections import StopConfig
 from e2opt.core.errors import ConfigError
+from e2opt.engine.config import RunConfig
 from e2opt.engine.loader import load_config
+from e2opt.search.config import SearchConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTANCE = ROOT / "instances" / "brendan_set1" / "set1_04x04.txt"

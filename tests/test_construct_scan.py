@@ -10,10 +10,10 @@ import pytest
 from conftest import INSTANCES, SET1
 from construct_reference import best_gain_codes, brute_force_best, reference_dfs, stack_after
 
-from e2opt.config.construct import BacktrackConfig, BeamConfig
 from e2opt.construct import backtrack_kernel as kernel
 from e2opt.construct.backtrack import allowance, breaks_of, quota_minimum, rules_for, run_backtrack
 from e2opt.construct.beam import board_from_codes, run_beam
+from e2opt.construct.config import BacktrackConfig, BeamConfig
 from e2opt.construct.order import ORDERS, make_order
 from e2opt.construct.scan import build_backtrack, build_beam
 from e2opt.construct.tables import build_tables
@@ -354,9 +354,9 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
 
 
 def test_the_run_says_when_the_construction_finished_a_partial_board():
-    from e2opt.engine.run import _construction_line
+    from e2opt.engine.progress import construction_line
 
     info = {"method": "backtrack", "score": 455, "finish": "beam width 8", "best_depth": 236, "depth": 255}
-    line = _construction_line({**info, "score_before_finish": 432}, 480)
+    line = construction_line({**info, "score_before_finish": 432}, 480)
     assert line.startswith("construction (backtrack): 455/480; no complete board in time")
     assert "(236/255 cells placed, 432 joins) was finished by beam width 8" in line

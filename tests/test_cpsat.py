@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from ortools.sat.python import cp_model
 
-from e2opt.config.construct import CpSatConfig
 from e2opt.construct import cpsat
+from e2opt.construct.config import CpSatConfig
 from e2opt.construct.cpsat import construct_cpsat
 from e2opt.construct.cpsat_model import (
     build_model,
@@ -27,7 +27,7 @@ from e2opt.core.errors import E2optError
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import Puzzle, format_puzzle, read_puzzle
 from e2opt.core.verify import verify_texts
-from e2opt.engine.run import _construction_line
+from e2opt.engine.progress import construction_line
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 SET1 = INSTANCES / "brendan_set1"
@@ -306,7 +306,7 @@ def test_deadline_leaves_no_time_so_the_board_is_random():
     assert_valid(p, board)
     assert info["status"] == ["SKIPPED"] and info["fallback"] == "random"
     assert "s left before the run's budget" in info["rounds"][0]["reason"]
-    line = _construction_line({**info, "method": "cpsat", "score": 0}, p.max_score)
+    line = construction_line({**info, "method": "cpsat", "score": 0}, p.max_score)
     assert "1 CP-SAT round(s) skipped: " in line and "found no solution" not in line
 
 

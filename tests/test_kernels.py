@@ -7,12 +7,12 @@ import itertools
 import numpy as np
 import pytest
 
-from e2opt.config.sections import SearchConfig
 from e2opt.core.board import Board, random_board, rule_violations, score
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import read_puzzle
 from e2opt.search import kernels
 from e2opt.search.assignment import reassign
+from e2opt.search.config import SearchConfig
 from e2opt.search.flat import FlatPuzzle
 from e2opt.search.tabu import TabuSearch
 from tests.conftest import INSTANCES

@@ -17,16 +17,18 @@ import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE
 from test_puzzle import MALFORMED
 
-from e2opt.config.construct import CpSatConfig
 from e2opt.config.schema import _type_name, set_dotted, yaml_load
-from e2opt.config.sections import OutputConfig, RunConfig, SearchConfig, StopConfig
+from e2opt.config.sections import OutputConfig, StopConfig
+from e2opt.construct.config import CpSatConfig
 from e2opt.core import fsutil
 from e2opt.core.board import Board, cell_mismatches, parse_board, write_board
 from e2opt.core.errors import BoardError, ConfigError, PuzzleError
 from e2opt.core.puzzle import parse_puzzle, read_puzzle_cached, rotate
 from e2opt.core.signals import Interrupted
 from e2opt.core.verify import verify_files
+from e2opt.engine.config import RunConfig
 from e2opt.engine.loader import load_config, parse_override, read_config_data
+from e2opt.search.config import SearchConfig
 from e2opt.search.stop import AnyOf, Clock, MaxCpuTime, Status
 
 

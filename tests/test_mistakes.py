@@ -10,7 +10,6 @@ import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE, e2opt
 from test_runfolder import one_error_line
 
-from e2opt.config.sections import SearchConfig
 from e2opt.core.board import parse_board, read_board, score
 from e2opt.core.errors import BoardError, ConfigError, E2optError, PuzzleError
 from e2opt.core.generate import generate
@@ -19,6 +18,7 @@ from e2opt.core.puzzle import format_puzzle, parse_puzzle, read_puzzle
 from e2opt.engine.loader import load_config, read_config_data
 from e2opt.engine.resume import resume_run
 from e2opt.engine.run import run_config
+from e2opt.search.config import SearchConfig
 from e2opt.search.tabu import TabuSearch
 
 

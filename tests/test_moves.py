@@ -9,20 +9,15 @@ import numpy as np
 import pytest
 
 from e2opt.config.schema import build
-from e2opt.config.sections import (
-    AcceptanceConfig,
-    BorderMoveConfig,
-    MovesConfig,
-    MoveWeight,
-    RegionMoveConfig,
-    ScheduleConfig,
-    SearchConfig,
-    TsrMoveConfig,
-)
 from e2opt.core.board import Board, random_board, score
 from e2opt.core.errors import ConfigError
 from e2opt.core.generate import generate
-from e2opt.search.moves.border import frame_ring
+from e2opt.search.config import AcceptanceConfig, ScheduleConfig, SearchConfig
+from e2opt.search.moves import MovesConfig
+from e2opt.search.moves.base import MoveWeight
+from e2opt.search.moves.border import BorderMoveConfig, frame_ring
+from e2opt.search.moves.region import RegionMoveConfig
+from e2opt.search.moves.tsr import TsrMoveConfig
 from e2opt.search.state import SearchState
 from e2opt.search.stop import AnyOf, Clock, MaxIterations
 from e2opt.search.tabu import TabuSearch

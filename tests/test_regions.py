@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import yaml
 
-from e2opt.config.construct import RegionsConfig
 from e2opt.construct import regions as regions_mod
+from e2opt.construct.config import RegionsConfig
 from e2opt.construct.region_pieces import fill_region, possible_joins
 from e2opt.construct.regions import construct_regions, region_list
 from e2opt.core.board import Board, format_board, join_matches, rule_violations, score

@@ -10,7 +10,7 @@ import pytest
 from conftest import TINY_BOARD, TINY_PUZZLE
 
 from e2opt.cli.main import main
-from e2opt.config.sections import RunConfig
+from e2opt.engine.config import RunConfig
 from e2opt.engine.plots import score_series
 from e2opt.engine.report import run_report, summarise_events
 

@@ -393,18 +393,31 @@ def test_signal_during_cpsat_construction_ends_cleanly_and_resume_starts_again(t
     assert [e["event"] for e in read_events(run_dir)].count("restart") == 1
 
 
-def test_python_api_solve_takes_a_path_or_a_config_with_dotted_overrides(tmp_path):
+def test_python_api_run_takes_a_path_or_a_config_with_dotted_overrides(tmp_path):
     import e2opt
 
     path = config_file(tmp_path, stop={"max_iterations": 400})
-    by_path = e2opt.solve(path, stop__max_iterations=700, seed=9)
+    by_path = e2opt.run(path, stop__max_iterations=700, seed=9)
     assert by_path.iterations == 700 and by_path.seed == 9
-    by_config = e2opt.solve(load_config(path), stop__max_iterations=700, seed=9)
+    by_config = e2opt.run(load_config(path), stop__max_iterations=700, seed=9)
     assert by_config.best_board == by_path.best_board and by_config.best_score == by_path.best_score
     assert Path(by_config.run_dir) != Path(by_path.run_dir)
     assert score(read_puzzle(SMALL), by_path.best_board) == by_path.best_score
     with pytest.raises(ConfigError, match=r"search\.nope"):
-        e2opt.solve(path, search__nope=1)
+        e2opt.run(path, search__nope=1)
+    with pytest.warns(DeprecationWarning, match="e2opt.run"):  # the old name still works
+        old = e2opt.solve(path, stop__max_iterations=700, seed=9)
+    assert old.best_board == by_path.best_board
+
+
+def test_python_api_solve_exact_and_resume(tmp_path):
+    import e2opt
+
+    result = e2opt.solve_exact(SET1 / "set1_04x04.txt", find_all=True)
+    assert result.complete and result.solutions > 0
+    first = e2opt.run(config_file(tmp_path, stop={"max_iterations": 300}))
+    resumed = e2opt.resume(first.run_dir, overrides=("stop.max_iterations=600",))
+    assert resumed.iterations == 600 and resumed.best_score >= first.best_score
 
 
 def test_second_sigint_stops_at_once_and_leaves_whole_files(tmp_path):

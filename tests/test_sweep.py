@@ -15,9 +15,9 @@ import yaml
 from conftest import INSTANCES, SET1
 
 from e2opt.cli.main import main
-from e2opt.config.sections import SearchConfig
 from e2opt.core.errors import ConfigError
 from e2opt.engine.runfolder import mark
+from e2opt.search.config import SearchConfig
 from e2opt.sweep import Sweep, create_sweep, execute, expand_sweep, load_sweep, run_sweep
 from e2opt.sweep.report import box_groups, describe, mean_curve, summarise, write_summary
 

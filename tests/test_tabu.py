@@ -7,11 +7,11 @@ import io
 import numpy as np
 import pytest
 
-from e2opt.config.sections import SearchConfig
 from e2opt.core.board import Board, random_board, rule_violations, score
 from e2opt.core.errors import BoardError
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import Puzzle
+from e2opt.search.config import SearchConfig
 from e2opt.search.state import SearchState
 from e2opt.search.stop import AnyOf, Clock, MaxIntensifications, MaxIterations, TargetScore
 from e2opt.search.tabu import TabuSearch

@@ -17,12 +17,13 @@ from time import process_time
 
 import numpy as np
 
-from ..config.sections import SearchConfig
 from ..core.bks import best_known
 from ..core.board import random_board
 from ..core.errors import E2optError
 from ..core.formats.official import clue_convention
 from ..core.puzzle import Puzzle, read_puzzle
+from ..engine.round import worker_streams
+from ..search.config import MIN_HOLES, SearchConfig
 from ..search.stop import AnyOf, Clock, MaxCpuTime, TargetScore
 from ..search.tabu import TabuSearch, warm_up
 
@@ -64,8 +65,8 @@ class QualityRow:
 
 
 def _streams(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
-    """(construction, search) generators of a seed, as a run makes them."""
-    construct_seq, search_seq = np.random.SeedSequence(seed).spawn(2)
+    """(construction, search) generators of a seed: those of a run's worker 0 (engine/round.py)."""
+    construct_seq, search_seq, _ = worker_streams(seed, 0)
     return np.random.default_rng(construct_seq), np.random.default_rng(search_seq)
 
 
@@ -211,7 +212,7 @@ def run_throughput(instance: str | None, holes: list[int], repeats: int, cpu_s: 
     _require(repeats >= 1, f"--repeats {repeats}: must be at least 1")
     _require(bool(holes), "--holes: give at least one hole count")
     for k in holes:
-        _require(k >= 2, f"--holes {k}: a move needs at least 2 holes")
+        _require(k >= MIN_HOLES, f"--holes {k}: a move needs at least {MIN_HOLES} holes")
     path = instance or str(DEFAULT_INSTANCE)
     return format_throughput(throughput(read_puzzle(path), holes, repeats, cpu_s), Path(path).name)
 

@@ -17,11 +17,11 @@ def _exit_code(stopped: str | None, answered: bool) -> int:
 
 
 def _workers(text: str) -> int:
-    """``--workers``: a count, or ``auto`` for the cores this process may use."""
+    """``--workers``: a count, or ``auto``: as many one-thread searches as fit on the usable cores."""
     if text == "auto":
-        from ..engine.pools import usable_cores
+        from ..engine.pools import slots_for
 
-        return usable_cores()
+        return slots_for(1)
     try:
         return int(text)
     except ValueError:
@@ -33,15 +33,16 @@ class SolveCmd(Command):
     help = "exact search: one perfect board, all of them, or their count; or proof that none exists"
 
     def add_arguments(self, parser):
-        from ..exact.model import ORDERS, VALUE_ORDERS
-        from ..exact.solve import METHODS
+        from ..exact.model import VALUE_ORDERS
+        from ..exact.solve import EXACT_METHODS
 
         parser.add_argument("puzzle")
         parser.add_argument("--all", action="store_true", help="enumerate every perfect board")
         parser.add_argument("--count", action="store_true", help="count the perfect boards (implies --all)")
         parser.add_argument(
             "--method",
-            help=f"{' | '.join(METHODS)} (default domains, colorpairs past 64 colours; cpsat with --best)",
+            help="; ".join(f"{name}: {m.help}" for name, m in EXACT_METHODS.items())
+            + " (default domains, colorpairs past colour 63; cpsat with --best)",
         )
         parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
         parser.add_argument(
@@ -49,8 +50,8 @@ class SolveCmd(Command):
         )
         parser.add_argument(
             "--order",
-            help=f"variable order: {' | '.join(ORDERS)}; domains: mindomain | row | spiral; "
-            "scan: short | row | column | spiral | frame (default per method)",
+            help="variable order, the method's default first: "
+            + "; ".join(f"{name}: {' | '.join(m.orders)}" for name, m in EXACT_METHODS.items() if m.orders),
         )
         parser.add_argument("--value-order", default="min", help=f"{' | '.join(VALUE_ORDERS)} (default min)")
         parser.add_argument("--no-symmetry", action="store_true", help="do not break the turn symmetry")
@@ -104,15 +105,14 @@ class SolveCmd(Command):
         from ..core.puzzle import read_puzzle
         from ..core.signals import TermAsCtrlC
         from ..exact.output import BoardWriter
-        from ..exact.solve import SolveOptions, solve
+        from ..exact.solve import SolveOptions, default_method, solve
 
         if args.best or args.bound is not None or args.start:
             return self._best(args)
         find_all = args.all or args.count
         puzzle = read_puzzle(args.puzzle)
-        default = "domains" if puzzle.n_colours <= 64 else "colorpairs"  # domains: colour sets in one word
         opts = SolveOptions(
-            args.method or default,
+            args.method or default_method(puzzle),
             find_all,
             args.time_limit,
             args.order,

@@ -1,22 +1,26 @@
 """Initial boards: random, the relaxed CP-SAT model, a given .board file, a beam or a backtracking scan,
 or region by region on CP-SAT (paper 002).
 
-``METHODS`` is the one registry of construction methods (name -> build, puzzle check, threads).
+``METHODS`` is the one registry of construction methods (name -> settings class, build, puzzle check,
+threads, help). A new construction is one module and one line there: its YAML section ``construct.<name>``
+(the ``construct:`` section, ConstructConfig, is built from the registry), the choices of
+``construct.method`` and its checks come from it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 
-from ..config.construct import ConstructConfig
 from ..core.board import Board, random_board, read_board, rule_violations, score
 from ..core.errors import BoardError, E2optError
 from ..core.puzzle import Puzzle, read_puzzle
+from .config import BacktrackConfig, BeamConfig, CpSatConfig, RegionsConfig
 
 
 def board_from_file(puzzle: Puzzle, path: str) -> Board:
@@ -113,21 +117,56 @@ def _build_regions(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report
 
 @dataclass(frozen=True)
 class Method:
-    """A construction method: how it builds, what it checks against the puzzle, how many threads it burns."""
+    """A construction method: its settings (None: none of its own), how it builds, what it checks against
+    the puzzle, how many threads it burns, one line of help."""
 
+    settings: type | None
     build: Callable[..., tuple[Board, dict]]
-    check: Callable[[ConstructConfig, Puzzle], list[tuple[str, str]]] | None = None
-    threads: Callable[[ConstructConfig], int] = lambda cfg: 1
+    help: str
+    check: Callable[[Any, Puzzle], list[tuple[str, str]]] | None = None
+    threads: Callable[[Any], int] = lambda cfg: 1
 
 
 METHODS: dict[str, Method] = {
-    "random": Method(_build_random),
-    "board": Method(_build_board, _check_board),
-    "cpsat": Method(_build_cpsat, _check_cpsat, lambda cfg: cfg.cpsat.num_workers),
-    "beam": Method(_build_beam),
-    "backtrack": Method(_build_backtrack, _check_backtrack),
-    "regions": Method(_build_regions, _check_regions, lambda cfg: cfg.regions.num_workers),
-}
+    "random": Method(None, _build_random, "a random board that keeps the kinds and hints"),
+    "board": Method(None, _build_board, "a warm start from the .board file construct.board", _check_board),
+    "cpsat": Method(
+        CpSatConfig, _build_cpsat, "paper 001's relaxed CP-SAT model", _check_cpsat,
+        lambda cfg: cfg.cpsat.num_workers,
+    ),
+    "beam": Method(BeamConfig, _build_beam, "beam search along a fill order (docs/construct.md)"),
+    "backtrack": Method(
+        BacktrackConfig, _build_backtrack, "depth-first search with scheduled breaks and quotas", _check_backtrack
+    ),
+    "regions": Method(
+        RegionsConfig, _build_regions, "paper 002: region by region on CP-SAT", _check_regions,
+        lambda cfg: cfg.regions.num_workers,
+    ),
+}  # fmt: skip
+
+
+def _post_init(self: Any) -> None:
+    if self.method == "board" and not self.board:
+        raise ValueError("board: method 'board' needs a path to a .board file")
+
+
+def _construct_config() -> type:
+    """The ``construct:`` section: the method's name, the warm-start board, one section per method with settings."""
+    fields: list = [("method", Literal[tuple(METHODS)], field(default="random")), ("board", str | None, None)]
+    fields += [
+        (name, m.settings, field(default_factory=m.settings)) for name, m in METHODS.items() if m.settings
+    ]
+    doc = "How the initial board is made (construct.method):\n" + "\n".join(
+        f"{name}: {m.help}" for name, m in METHODS.items()
+    )
+    cls = make_dataclass(
+        "ConstructConfig", fields, frozen=True, namespace={"__post_init__": _post_init, "__doc__": doc}
+    )
+    cls.__module__ = __name__
+    return cls
+
+
+ConstructConfig = _construct_config()
 
 
 def threads_used(cfg: ConstructConfig) -> int:

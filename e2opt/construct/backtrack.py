@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config.construct import BacktrackConfig
 from ..core.puzzle import GREY, Puzzle
 from . import backtrack_kernel as k
+from .config import BacktrackConfig
 from .order import FillOrder
 from .tables import Tables
 

@@ -28,13 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..config.construct import CpSatConfig
 from ..core.board import Board, random_board, score
 from ..core.errors import E2optError
 from ..core.fsutil import atomic_write_text
 from ..core.puzzle import Puzzle
 from ..cpsat.solver import StopRequested, solve_interruptibly
 from ..search.assignment import reassign
+from .config import CpSatConfig
 from .cpsat_model import Cell, add_strategy, build_model, check_relaxed, draw_relaxed, symmetry_applies
 
 MIN_ROUND_S = 0.5  # a round with less time than this left before the deadline is skipped

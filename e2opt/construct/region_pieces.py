@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config.construct import RegionsConfig
 from ..core.board import Board
 from ..core.puzzle import GREY, Puzzle
+from .config import RegionsConfig
 
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # neighbour offsets of sides t, r, b, l
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config.construct import RegionsConfig
 from ..core.board import Board
 from ..core.puzzle import Puzzle
 from ..cpsat.region_model import RegionSolution, solve_region
+from .config import RegionsConfig
 from .region_pieces import candidates, fill_region, possible_joins, region_joins
 
 MIN_SOLVE_S = 0.2  # a region with less time than this before the deadline is filled without CP-SAT

@@ -11,11 +11,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..config.construct import BacktrackConfig, BeamConfig
 from ..core.board import Board, score
 from ..core.puzzle import Puzzle
 from .backtrack import depth_of, run_backtrack
 from .beam import board_from_codes, run_beam
+from .config import BacktrackConfig, BeamConfig
 from .finish import finish
 from .order import make_order
 from .tables import build_tables

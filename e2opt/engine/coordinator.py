@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..config.sections import RunConfig
 from ..construct import threads_used
 from ..core.puzzle import Puzzle
 from ..core.signals import Interrupted, StopSignals
 from ..search import stop as stopping
+from .config import RunConfig
 from .events import EventLog
 from .nested import TASK, task_pool
 from .progress import Progress, construction_line

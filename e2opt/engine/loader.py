@@ -15,10 +15,11 @@ from typing import Any
 import yaml
 
 from ..config.schema import build, set_dotted, yaml_load
-from ..config.sections import RunConfig, SearchConfig
 from ..construct import check_against_puzzle
 from ..core.errors import ConfigError
 from ..core.fsutil import UnreadableFile, read_user_text
+from ..search.config import SearchConfig
+from .config import RunConfig
 
 CONFIG_LIMIT_MB = 4
 # Keyword values of load_config that the ``run`` command line sets, by the option the user typed.

@@ -23,7 +23,8 @@ def usable_cores() -> int:
 
 
 def slots_for(threads: int) -> int:
-    """How many tasks of ``threads`` threads each fit on the usable cores at once (at least one)."""
+    """How many tasks of ``threads`` threads each fit on the usable cores at once (at least one): the one
+    meaning of ``auto`` (run.workers, solve --workers, a sweep's default worker count)."""
     return max(1, usable_cores() // threads)
 
 

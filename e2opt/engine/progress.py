@@ -11,7 +11,7 @@ import sys
 import time
 from typing import TextIO
 
-from ..config.sections import RunConfig
+from .config import RunConfig
 
 
 def format_clock(seconds: float) -> str:

@@ -10,7 +10,6 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from ..config.sections import RunConfig
 from ..core.errors import E2optError
 from ..core.folderlock import FolderLock
 from ..core.fsutil import STATE_FILE_MB, atomic_write_text, read_user_text
@@ -18,6 +17,7 @@ from ..core.puzzle import Puzzle, read_puzzle
 from ..search import stop as stopping
 from ..search.state import SearchState
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint
+from .config import RunConfig
 from .coordinator import run_team
 from .events import EventLog
 from .progress import warn

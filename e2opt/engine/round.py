@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from ..config.schema import build
-from ..config.sections import RunConfig
 from ..construct import construct, threads_used
 from ..core.puzzle import Puzzle, read_puzzle_cached
 from ..search import stop as stopping
@@ -26,6 +25,7 @@ from ..search.flat import FlatPuzzle
 from ..search.schedule import add_totals
 from ..search.state import SearchState
 from ..search.tabu import TabuSearch, warm_up
+from .config import RunConfig
 
 # scalar counters of a worker, carried across its searches (the search's own counters restart at zero)
 COUNTERS = ("moves_before", "diversifications_before", "intensifications_before", "restarts", "best_score")

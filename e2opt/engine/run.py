@@ -12,16 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..config.sections import RunConfig
 from ..core.folderlock import FolderLock
 from ..core.fsutil import atomic_write_text
 from ..core.puzzle import read_puzzle
+from .config import RunConfig
 from .coordinator import run_team
 from .loader import load_config
 from .result import Result
 from .runfolder import CONFIG, keep_inputs, make_run_dir, mark, marker_kind
 
-__all__ = ["Result", "run_config", "solve"]
+__all__ = ["Result", "run_api", "run_config"]
 
 
 def run_config(
@@ -50,11 +50,9 @@ def run_config(
         return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
 
 
-def solve(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) -> Result:
-    """Python API: ``e2opt.solve("config/quick.yaml")`` or a RunConfig; keyword overrides by dotted key.
-
-    Keyword names use ``__`` for dots: ``solve(cfg, stop__max_iterations=1000, seed=3)``.
-    """
+def run_api(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) -> Result:
+    """``e2opt.run``: a config file or a RunConfig; keyword overrides by dotted key, ``__`` for dots
+    (``run(cfg, stop__max_iterations=1000, seed=3)``)."""
     values = {key.replace("__", "."): value for key, value in overrides.items()}
     if isinstance(config, RunConfig):
         if values:

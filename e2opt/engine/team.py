@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from ..config.sections import RunConfig
 from ..core.board import Board, format_board, read_board, write_board
 from ..core.errors import BoardError, E2optError
 from ..core.fsutil import read_user_text
@@ -23,6 +22,7 @@ from ..search.flat import FlatPuzzle
 from ..search.schedule import add_totals
 from ..search.state import SearchState
 from .checkpoint import save_checkpoint
+from .config import RunConfig
 from .events import EventLog, read_events
 from .round import COUNTERS
 from .runfolder import BEST

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from ..core.board import Board, format_board
@@ -30,21 +30,12 @@ from .search import DONE, SOLUTION, KernelSearch
 from .split import run_split
 from .symmetry import orbit, rotation_group
 
-METHODS = ("colorpairs", "dfs", "domains", "scan", "chessboard", "cpsat")
-DEFAULT_ORDER = {
-    "colorpairs": "mingap",
-    "dfs": "row",
-    "domains": "mindomain",
-    "chessboard": "row",
-    "scan": "short",
-}
-
 
 @dataclass
 class SolveOptions:
     """What to look for and how: see ``e2opt solve --help``."""
 
-    method: str = "domains"
+    method: str | None = None  # None: default_method(puzzle)
     find_all: bool = False
     time_limit_s: float | None = None
     order: str | None = None
@@ -62,13 +53,13 @@ class SolveOptions:
 
     def check(self) -> None:
         """E2optError (one line, exit 2) on a bad combination."""
-        if self.method not in METHODS:
-            raise E2optError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
+        if self.method not in EXACT_METHODS:
+            raise E2optError(f"--method {self.method}: choose one of {', '.join(EXACT_METHODS)}")
         if self.time_limit_s is not None and not self.time_limit_s > 0:
             raise E2optError(f"--time-limit {self.time_limit_s}: must be a positive number of seconds")
         if self.method == "cpsat" and (self.order or self.value_order != "min"):
             raise E2optError("--order and --value-order apply to the depth-first methods, not cpsat")
-        orders = {"scan": SCAN_ORDERS, "domains": DOMAIN_ORDERS}.get(self.method, ORDERS)
+        orders = EXACT_METHODS[self.method].orders
         if self.order is not None and self.order not in orders:
             raise E2optError(f"--order {self.order}: choose one of {', '.join(orders)} with {self.method}")
         if self.method == "chessboard" and self.order == "mingap":
@@ -223,37 +214,48 @@ class _Run:
         )
 
 
+def _order(run: _Run) -> str:
+    """The variable order: the one asked for, else the method's first (its default)."""
+    return run.opts.order or EXACT_METHODS[run.opts.method].orders[0]
+
+
+def _scan(run: _Run) -> None:
+    """scan: the fast plain depth-first search; split over processes or checkpointed when asked."""
+    opts, order = run.opts, _order(run)
+    keep, random = opts.keep_boards or not opts.find_all, opts.value_order == "random"
+    if opts.workers > 1 or opts.checkpoint:
+        run_split(run, opts.workers, order, random, opts.seed, keep, opts.checkpoint)
+        return
+    ks = ScanSearch(run.puzzle, order, run.broken, random, opts.seed, opts.restarts, opts.restart_nodes, keep)
+    _drive(run, ks, None, keep)
+
+
+def _model(run: _Run, chess: bool = False):
+    """The exact model of the puzzle in the run's variable order (values shuffled with --value-order random)."""
+    opts = run.opts
+    seed = opts.seed if opts.value_order == "random" else None
+    return build_model(run.puzzle, _order(run), symmetry=run.broken, chess=chess, shuffle_seed=seed)
+
+
+def _domains(run: _Run) -> None:
+    """domains: consistent cell domains at every node."""
+    opts = run.opts
+    wants_boards = opts.keep_boards or not opts.find_all
+    ds = DomainSearch(_model(run), _order(run), opts.value_order, wants_boards, opts.seed)
+    _drive(run, ds, None, wants_boards)
+
+
 def _kernel(run: _Run) -> None:
-    """dfs, colorpairs, domains, chessboard, scan: the numba searches."""
-    opts, puzzle = run.opts, run.puzzle
-    chess = opts.method == "chessboard"
-    order = opts.order or DEFAULT_ORDER[opts.method]
-    if opts.method == "scan":
-        keep, random = opts.keep_boards or not opts.find_all, opts.value_order == "random"
-        if opts.workers > 1 or opts.checkpoint:
-            run_split(run, opts.workers, order, random, opts.seed, keep, opts.checkpoint)
-            return
-        ks = ScanSearch(puzzle, order, run.broken, random, opts.seed, opts.restarts, opts.restart_nodes, keep)
-        _drive(run, ks, None, keep)
-        return
-    model = build_model(
-        puzzle,
-        order,
-        symmetry=run.broken,
-        chess=chess,
-        shuffle_seed=opts.seed if opts.value_order == "random" else None,
-    )
-    colour = opts.method == "colorpairs"
+    """dfs, colorpairs, chessboard: the searches of the shared numba kernel."""
+    opts = run.opts
+    chess, colour = opts.method == "chessboard", opts.method == "colorpairs"
+    model = _model(run, chess)
     wants_boards = chess or opts.keep_boards or not opts.find_all
-    if opts.method == "domains":
-        ds = DomainSearch(model, order, opts.value_order, wants_boards, opts.seed)
-        _drive(run, ds, None, wants_boards)
-        return
     ks = KernelSearch(
         model,
         filtering=colour or chess,
         backjump=colour and opts.backjump,
-        order=order,
+        order=_order(run),
         value_order=opts.value_order,
         stop_at_solution=wants_boards,
         chess=chess,
@@ -330,6 +332,37 @@ def _cpsat(run: _Run) -> None:
     run.result.nodes, run.result.backtracks = cs.nodes, cs.backtracks
 
 
+@dataclass(frozen=True)
+class ExactMethod:
+    """An exact method: how it searches, the variable orders it takes (its default first), one line of help."""
+
+    run: Callable[[_Run], None]
+    help: str
+    orders: tuple[str, ...] = ()
+
+
+def _first(default: str, orders) -> tuple[str, ...]:
+    """The orders with the default first."""
+    return (default, *(o for o in orders if o != default))
+
+
+EXACT_METHODS: dict[str, ExactMethod] = {
+    "domains": ExactMethod(_domains, "consistent cell domains (edge colours, naked and hidden singles)", DOMAIN_ORDERS),
+    "colorpairs": ExactMethod(_kernel, "paper 000's model: colour-pair counts, backjumping", _first("mingap", ORDERS)),
+    "dfs": ExactMethod(_kernel, "plain depth-first search", _first("row", ORDERS)),
+    "scan": ExactMethod(_scan, "fast plain depth-first search for few colours; --workers, --checkpoint", tuple(SCAN_ORDERS)),
+    "chessboard": ExactMethod(_kernel, "black cells by search, white cells by assignment", _first("row", ORDERS)),
+    "cpsat": ExactMethod(_cpsat, "CP-SAT, the cross-check (and --best's optimiser)"),
+}  # fmt: skip
+METHODS = tuple(EXACT_METHODS)
+
+
+def default_method(puzzle: Puzzle) -> str:
+    """The method ``e2opt solve`` uses when none is named: domains, whose colour sets fit one 64-bit word,
+    and colorpairs past colour 63."""
+    return "domains" if puzzle.n_colours <= 64 else "colorpairs"
+
+
 def solve(
     puzzle: Puzzle,
     opts: SolveOptions,
@@ -337,11 +370,13 @@ def solve(
     progress: TextIO | None = sys.stderr,
 ) -> SolveResult:
     """Search ``puzzle`` exactly as ``opts`` says; ``on_board`` sees each perfect board as it is found."""
+    if opts.method is None:
+        opts = replace(opts, method=default_method(puzzle))
     opts.check()
     run = _Run(puzzle, opts, on_board, progress)
     if len(puzzle.hints) == puzzle.rows * puzzle.cols:
         _all_hints(run)
     else:
-        (_cpsat if opts.method == "cpsat" else _kernel)(run)
+        EXACT_METHODS[opts.method].run(run)
     run.result.cpu_s = run.cpu() + run.earlier_cpu
     return run.result

@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from ..config.sections import AcceptanceConfig
 from . import kernels
+from .config import AcceptanceConfig
 from .state import SearchState
 from .stop import AnyOf, MaxCpuTime, MaxIterations
 

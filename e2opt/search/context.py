@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..config.sections import SearchConfig
 from ..core.board import Board
 from ..core.puzzle import Puzzle
 from . import kernels
 from .flat import FlatPuzzle
 from .state import SearchState
+
+if TYPE_CHECKING:
+    from .config import SearchConfig
 
 
 @dataclass(eq=False)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config.sections import MoveWeight, ScheduleConfig
 from . import kernels
+from .config import ScheduleConfig
+from .moves.base import MoveWeight
 from .state import SearchState
 
 _SALT = np.uint64(0x5DEECE66D2545F49)  # the schedule's own stream, derived from the search seed

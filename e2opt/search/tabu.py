@@ -22,17 +22,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..config.sections import MovesConfig, MoveWeight, SearchConfig, TsrMoveConfig
 from ..core.board import Board, rule_violations
 from ..core.board import score as board_score
 from ..core.errors import BoardError
 from ..core.puzzle import Puzzle
 from .acceptance import Acceptance
+from .config import SearchConfig
 from .context import SearchContext
 from .flat import FlatPuzzle
-from .moves import build_moves
+from .moves import MovesConfig, build_moves
 from .moves.assignment import AssignmentMove
+from .moves.base import MoveWeight
 from .moves.diversify import DiversifyMove
+from .moves.tsr import TsrMoveConfig
 from .schedule import Schedule
 from .state import SearchState
 from .stop import Clock, MaxIterations, Status, iteration_limit

@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..config.construct import ConstructConfig
 from ..config.schema import build
-from ..construct import threads_used
+from ..construct import ConstructConfig, threads_used
 from ..core.signals import Interrupted, StopSignals
 from ..engine.pools import make_pool, slots_for
 from ..engine.progress import format_clock

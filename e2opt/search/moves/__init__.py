@@ -1,29 +1,83 @@
-"""The moves of the search, one module each; ``build_moves`` makes those the config enables.
+"""The moves of the search: ``MOVES``, the one registry (name -> settings class, Move class, help).
 
-A new move is one module with a Move subclass, one line in MODULES and one field in config.MovesConfig;
-the loop does not change. Modules are imported only when enabled (CP-SAT moves import ortools).
+A new move is one module (its settings class, a MoveWeight subclass, beside its Move subclass) and one line
+here: its YAML section ``search.moves.<name>``, the checks of its settings and the list of moves in errors
+and docs all come from this table; the loop does not change. ``build_moves`` makes the moves a config enables.
 """
 
 from __future__ import annotations
 
-import importlib
+from dataclasses import dataclass, field, make_dataclass
+from typing import Any
 
 from ..context import SearchContext
-from .base import Move
+from .assignment import AssignmentMove, CheckerboardMove
+from .base import Move, MoveWeight
+from .border import BorderMove, BorderMoveConfig
+from .region import RegionMove, RegionMoveConfig
+from .tsr import TsrMove, TsrMoveConfig
 
-MODULES = {
-    "assignment": ("assignment", "AssignmentMove"),
-    "checkerboard": ("assignment", "CheckerboardMove"),
-    "tsr": ("tsr", "TsrMove"),
-    "region": ("region", "RegionMove"),
-    "border": ("border", "BorderMove"),
-}
+
+@dataclass(frozen=True)
+class MoveEntry:
+    """A registered move: its settings class (the YAML section), its Move class, one line of help."""
+
+    settings: type[MoveWeight]
+    move: type[Move]
+    help: str
+    default: bool = False  # enabled with default settings when a config does not mention it
+
+
+MOVES: dict[str, MoveEntry] = {
+    "assignment": MoveEntry(
+        MoveWeight, AssignmentMove, "Algorithm 1 (paper 001): lift k non-adjacent holes, re-place them optimally",
+        default=True,
+    ),
+    "checkerboard": MoveEntry(MoveWeight, CheckerboardMove, "the assignment move on one checkerboard colour (BW)"),
+    "tsr": MoveEntry(TsrMoveConfig, TsrMove, "swap and rotate around mismatched cells (numba)"),
+    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)"),
+    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)"),
+}  # fmt: skip
+
+
+def _check(self: Any) -> None:
+    if not any(settings.weight > 0 for _, settings in _set(self)):
+        raise ValueError(f"{next(iter(MOVES))}: at least one move needs a weight above 0")
+
+
+def _set(self: Any) -> list[tuple[str, MoveWeight]]:
+    return [(name, getattr(self, name)) for name in MOVES if getattr(self, name) is not None]
+
+
+def _enabled(self: Any) -> list[tuple[str, MoveWeight]]:
+    """(name, settings) of every move with a weight above 0, in registry order."""
+    return [(name, settings) for name, settings in _set(self) if settings.weight > 0]
+
+
+def _moves_config() -> type:
+    """The ``search.moves`` section: one optional field per registered move, typed by its settings class."""
+    fields = [
+        (
+            name,
+            entry.settings | None,
+            field(default_factory=entry.settings) if entry.default else field(default=None),
+        )
+        for name, entry in MOVES.items()
+    ]
+    doc = "The moves the schedule picks from; a null (or absent) section leaves a move out.\n\n" + "\n".join(
+        f"{name}: {entry.help}" for name, entry in MOVES.items()
+    )
+    cls = make_dataclass(
+        "MovesConfig", fields, frozen=True,
+        namespace={"__post_init__": _check, "enabled": _enabled, "__doc__": doc},
+    )  # fmt: skip
+    cls.__module__ = __name__
+    return cls
+
+
+MovesConfig = _moves_config()
 
 
 def build_moves(ctx: SearchContext) -> list[Move]:
-    """One Move object per enabled move of ctx.cfg.moves, in MovesConfig order."""
-    out = []
-    for name, settings in ctx.cfg.moves.enabled():
-        module, cls = MODULES[name]
-        out.append(getattr(importlib.import_module(f"{__name__}.{module}"), cls)(ctx, settings))
-    return out
+    """One Move object per enabled move of ctx.cfg.moves, in registry order."""
+    return [MOVES[name].move(ctx, settings) for name, settings in ctx.cfg.moves.enabled()]

@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ...config.sections import MoveWeight
 from .. import kernels
 from ..context import SearchContext
-from .base import Move
+from .base import Move, MoveWeight
 
 MODES = {"random": kernels.RANDOM, "biased": kernels.BIASED, "checkerboard": kernels.CHECKERBOARD}
 

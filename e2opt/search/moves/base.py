@@ -1,11 +1,33 @@
-"""Move: the one interface of every neighbourhood: change the current board in place, return the score change."""
+"""Move: the one interface of every neighbourhood: change the current board in place, return the score change;
+MoveWeight: the settings every move has (its YAML section under ``search.moves``)."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ...config.sections import MoveWeight
-from ..context import SearchContext
+from ...config.schema import positive
+
+if TYPE_CHECKING:
+    from ..context import SearchContext
+
+
+@dataclass(frozen=True)
+class MoveWeight:
+    """A move with no settings of its own: its share of the CPU time (fixed mix) or starting share (adaptive).
+
+    ``cost_ms``: a nominal CPU cost per call for the schedule; None measures it (faster to adapt, but a run
+    is then reproducible only up to timing). Every move section has these two keys.
+    """
+
+    weight: float = 1.0
+    cost_ms: float | None = None
+
+    def __post_init__(self):
+        positive("weight", self.weight, allow_zero=True)
+        positive("cost_ms", self.cost_ms)
+
 
 
 class Move(ABC):

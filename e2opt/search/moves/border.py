@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ...config.sections import BorderMoveConfig
+from ...config.schema import positive
 from .. import kernels
 from ..context import SearchContext
-from .base import Move
+from .base import Move, MoveWeight
 from .region import repair
+
+
+@dataclass(frozen=True)
+class BorderMoveConfig(MoveWeight):
+    """Border optimisation (BO): re-place the frame, or a stretch of it, optimally against the interior."""
+
+    stretch: int = 20  # frame cells per call, from a random start; 0 = the whole frame (slow, docs/moves.md)
+    deterministic_limit: float | None = 0.5  # CP-SAT deterministic time per call; null: the wall limit only
+    time_limit_s: float = 10.0  # CP-SAT wall limit per call
+
+    def __post_init__(self):
+        super().__post_init__()
+        positive("stretch", self.stretch, allow_zero=True)
+        positive("time_limit_s", self.time_limit_s)
+        positive("deterministic_limit", self.deterministic_limit)
 
 
 def frame_ring(rows: int, cols: int) -> np.ndarray:

@@ -8,17 +8,46 @@ incumbent (e2opt.region_model), so the move never lowers the score.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
 import numpy as np
 
-from ...config.sections import BorderMoveConfig, RegionMoveConfig
-from ...cpsat.region_model import solve_region
+from ...config.schema import positive
 from .. import kernels
 from ..context import SearchContext
-from .base import Move
+from .base import Move, MoveWeight
+
+if TYPE_CHECKING:
+    from .border import BorderMoveConfig
+
+
+@dataclass(frozen=True)
+class RegionMoveConfig(MoveWeight):
+    """Region repair (RO): re-place a window's pieces optimally with CP-SAT, warm-started from the board."""
+
+    sizes: tuple[int, ...] = (4, 5)  # window side lengths, drawn uniformly (a size s window has s*s cells)
+    shape: Literal["rect", "cluster"] = "rect"  # rectangle, or a connected cluster grown around mismatches
+    bias: float = 4.0  # centre cell weight = 1 + bias * mismatched joins
+    tabu: int = 30  # a repaired window's cells are not drawn as a centre for this many region calls
+    deterministic_limit: float | None = 0.1  # CP-SAT deterministic time per call (load-independent; 90% of
+    # 4x4 windows are proved optimal within it); null: the wall limit only
+    time_limit_s: float = 1.0  # CP-SAT wall limit per call (a guard when deterministic_limit is set)
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not self.sizes or min(self.sizes) < 2 or max(self.sizes) > 8:
+            raise ValueError(f"sizes: window sides must be 2..8, got {list(self.sizes)}")
+        positive("bias", self.bias, allow_zero=True)
+        positive("tabu", self.tabu, allow_zero=True)
+        positive("time_limit_s", self.time_limit_s)
+        positive("deterministic_limit", self.deterministic_limit)
 
 
 def repair(ctx: SearchContext, cells: np.ndarray, settings: RegionMoveConfig | BorderMoveConfig) -> int:
     """Re-place the pieces of flat ``cells`` with the region model; apply the result; the score change."""
+    from ...cpsat.region_model import solve_region  # ortools loads only when a CP-SAT move runs
+
     seed = int(kernels.next_u64(ctx.state.rng) >> np.uint64(33))
     sol = solve_region(
         ctx.puzzle,

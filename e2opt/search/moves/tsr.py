@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
-from ...config.sections import TsrMoveConfig
+from dataclasses import dataclass
+from typing import Literal
+
+from ...config.schema import positive
 from ..context import SearchContext
 from . import tsr_kernel
-from .base import Move
+from .base import Move, MoveWeight
+
+
+@dataclass(frozen=True)
+class TsrMoveConfig(MoveWeight):
+    """Swap and rotate (docs/moves.md): rotations, same-kind swaps (adjacent pairs too), 2x2 block turns."""
+
+    scan: Literal["first", "best"] = "best"  # best scanned candidate, or first improving one
+    tries: int = 8  # mismatched cells scanned per call (all candidates around each)
+    partners: int = 4  # random same-kind swap partners per scanned cell, besides its neighbours
+
+    def __post_init__(self):
+        super().__post_init__()
+        positive("tries", self.tries)
+        positive("partners", self.partners, allow_zero=True)
 
 
 class TsrMove(Move):

@@ -42,7 +42,7 @@ def stopped_runs(work: Path) -> None:
 
     for name, workers in (("single", 1), ("team", 2)):
         cfg = load_config(case_config("random", workers, work / name), ["stop.max_iterations=200"])
-        result = e2opt.solve(cfg)
+        result = e2opt.run(cfg)
         dest = HERE / "runs" / name
         shutil.rmtree(dest, ignore_errors=True)
         shutil.copytree(result.run_dir, dest)

@@ -1,14 +1,15 @@
-"""The ``construct:`` section of a run config: one frozen dataclass per construction method, each checking
-its ranges in ``__post_init__`` (config.py holds the other sections and the RunConfig around them).
+"""The settings of the construction methods: one frozen dataclass per method (its YAML section
+``construct.<method>``), each checking its ranges in ``__post_init__``. The registry (construct/__init__.py)
+names which class belongs to which method and builds the ``construct:`` section from them.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
-from .schema import positive
+from ..config.schema import positive
 
 
 @dataclass(frozen=True)
@@ -183,19 +184,3 @@ class RegionsConfig:
         positive("backtrack_time_s", self.backtrack_time_s)
         positive("candidates_per_cell", self.candidates_per_cell)
         positive("num_workers", self.num_workers)
-
-
-@dataclass(frozen=True)
-class ConstructConfig:
-    """How the initial board is made: random, the relaxed CP-SAT model, or a given .board file."""
-
-    method: Literal["random", "cpsat", "board", "beam", "backtrack", "regions"] = "random"
-    board: str | None = None
-    cpsat: CpSatConfig = field(default_factory=CpSatConfig)
-    beam: BeamConfig = field(default_factory=BeamConfig)
-    backtrack: BacktrackConfig = field(default_factory=BacktrackConfig)
-    regions: RegionsConfig = field(default_factory=RegionsConfig)
-
-    def __post_init__(self):
-        if self.method == "board" and not self.board:
-            raise ValueError("board: method 'board' needs a path to a .board file")

@@ -1,0 +1,49 @@
+"""RunConfig: a whole run, the sections of every layer below assembled (construct and search from their
+families' registries; stop, output and run from config/sections.py). Files become a RunConfig in
+engine/loader.py, which names the file and key of any error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config.schema import dump_yaml, positive, to_plain
+from ..config.sections import OutputConfig, RunSection, StopConfig
+from ..construct import ConstructConfig
+from ..search.config import SearchConfig
+
+
+def _check_name(name: str) -> None:
+    """A run name becomes part of a folder name: one plain path component, printable, not too long."""
+    if "/" in name or "\\" in name or name in (".", "..") or not name.isprintable() or len(name) > 100:
+        raise ValueError(
+            f"name: {name!r} cannot be part of a folder name (no / or \\, printable, at most 100 characters)"
+        )
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """A whole run: instance, seed, construction, search, stopping criteria, output."""
+
+    instance: str
+    name: str = ""
+    seed: int = 0
+    construct: ConstructConfig = field(default_factory=ConstructConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+    stop: StopConfig = field(default_factory=StopConfig)
+    output: OutputConfig = field(default_factory=OutputConfig)
+    run: RunSection = field(default_factory=RunSection)
+
+    def __post_init__(self):
+        positive("seed", self.seed, allow_zero=True)
+        if not self.name:
+            object.__setattr__(self, "name", Path(self.instance).stem)
+        _check_name(self.name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data, as written to a run folder's config.yaml."""
+        return to_plain(self)
+
+    def to_yaml(self) -> str:
+        return dump_yaml(self.to_dict())
