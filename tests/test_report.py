@@ -22,7 +22,14 @@ EVENTS = [
     {"event": "stats", "score": 8, "wall_s": 1.0, "cpu_s": 0.9, "iteration": 90, "moves_per_s": 100.0},
     {"event": "checkpoint", "iteration": 90, "wall_s": 1.0},
     {"event": "best", "score": 12, "wall_s": 1.5, "iteration": 120},
-    {"event": "end", "stop_reason": "target_score (12)", "wall_s": 1.6, "cpu_s": 1.4, "iteration": 121},
+    {
+        "event": "end",
+        "stop_reason": "target_score (12)",
+        "wall_s": 1.6,
+        "cpu_s": 1.4,
+        "iterations": 121,
+        "moves_per_s": 86.4,
+    },
 ]
 
 
@@ -48,7 +55,7 @@ def test_finished_run_reads_the_stop_reason_from_result_json(tmp_path):
     assert lines[1:-1] == [
         "best 12/12",
         "best found at 1.5 s wall, move 120",
-        "last seen at 1.0 s wall, 0.9 s CPU, move 90, 100 moves/s",
+        "last seen at 1.6 s wall, 1.4 s CPU, move 121, 86 moves/s",  # the end event, not the last stats
         "diversifications 1, intensifications 0, resumes 0",
     ]
 

@@ -11,19 +11,30 @@ from ..core.errors import E2optError
 from .clique import ExportCliqueCmd
 from .command import Command, add_executor_options
 from .convert import ConvertCmd
+from .exits import exit_code, say
 from .solve import SolveCmd
 from .sweep import SweepCmd, SweepReportCmd
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="the one integer seed that drives the run")
-    parser.add_argument("--max-runtime", type=float, metavar="S", help="wall-clock budget in seconds")
+    parser.add_argument(
+        "--max-wall-s",
+        "--max-runtime",
+        dest="max_runtime",
+        type=float,
+        metavar="S",
+        help="wall-clock budget in seconds (stop.max_wall_s; --max-runtime is the older spelling)",
+    )
+    parser.add_argument("--max-cpu-s", type=float, metavar="S", help="CPU budget in seconds (stop.max_cpu_s)")
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY.PATH=VALUE", help="override a config value"
     )
     parser.add_argument("--name", help="run name used in the run folder (default: the config's name)")
     parser.add_argument("--runs-dir", help="where run folders go (default: output.runs_dir)")
-    parser.add_argument("--quiet", action="store_true", help="no progress output")
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress output (warnings still go to stderr)"
+    )
 
 
 def _workers_value(text: str | None) -> int | str | None:
@@ -61,12 +72,13 @@ class RunCmd(Command):
 
         check_executor(args.executor, args.scheduler)
         values = {"seed": args.seed, "stop.max_wall_s": args.max_runtime, "name": args.name}
+        values["stop.max_cpu_s"] = args.max_cpu_s
         values["output.runs_dir"] = args.runs_dir
         values["run.workers"] = _workers_value(args.workers)
         cfg = load_config(args.config, args.set, **values)
         result = run_config(cfg, quiet=args.quiet, executor=args.executor, scheduler=args.scheduler)
-        print(result.summary())
-        return 0
+        say(result.summary())
+        return exit_code(result.stop_reason)
 
 
 class ResumeCmd(Command):
@@ -78,7 +90,12 @@ class ResumeCmd(Command):
         parser.add_argument(
             "--set", action="append", default=[], metavar="stop.KEY=VALUE", help="extend a stopping criterion"
         )
-        parser.add_argument("--quiet", action="store_true", help="no progress output")
+        parser.add_argument(
+            "--quiet", action="store_true", help="no progress output (warnings still go to stderr)"
+        )
+        parser.add_argument(
+            "--workers", type=int, metavar="N", help="go on with N workers (default: as many as the run had)"
+        )
         add_executor_options(parser, "workers")
 
     def run(self, args):
@@ -93,15 +110,20 @@ class ResumeCmd(Command):
                 raise ConfigError(f"--set {text}: resume only changes stop.* criteria")
         try:
             result = resume_run(
-                args.run_dir, args.quiet, tuple(args.set), executor=args.executor, scheduler=args.scheduler
+                args.run_dir,
+                args.quiet,
+                tuple(args.set),
+                executor=args.executor,
+                scheduler=args.scheduler,
+                workers=args.workers,
             )
         except AlreadyFinished as exc:
             if args.set:
                 raise
-            print(exc)  # not a mistake: there is nothing left to do
+            say(str(exc))  # not a mistake: there is nothing left to do
             return 0
-        print(result.summary())
-        return 0
+        say(result.summary())
+        return exit_code(result.stop_reason)
 
 
 class ReportCmd(Command):
@@ -337,11 +359,22 @@ class _Parser(argparse.ArgumentParser):
         )
 
 
+def _version() -> str:
+    """The installed package's version (the source tree's when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("e2opt")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="e2opt", description="Eternity II and edge-matching puzzles: CP-SAT + VLNS tabu search."
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser.add_argument("--version", action="version", version=f"e2opt {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for cmd in COMMANDS:
         p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)

@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -48,31 +49,81 @@ def atomic_write_text(path: str | os.PathLike, text: str, fsync: bool = True) ->
     atomic_write_bytes(path, text.encode("utf-8"), fsync)
 
 
-class UnreadableFile(Exception):
-    """A user's input file that cannot be read as text; the message is the problem, without the path."""
+class UnreadableFile(ValueError):
+    """A file that cannot be read as text; the message is the problem, without the path. A ValueError, so
+    that readers of e2opt's own files (result.json, markers) treat it as they treat bad JSON."""
 
 
-def read_user_text(path: str | os.PathLike, limit_mb: int) -> str:
-    """The UTF-8 text of a user's input file (a byte-order mark dropped); UnreadableFile says why not.
+STATE_FILE_MB = 256  # e2opt's own files in run and sweep folders (JSON, journals); far above real sizes
 
-    Files over ``limit_mb`` MB are refused before they are read, so a wrong file cannot exhaust memory.
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, for an error message."""
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_regular(path: str | os.PathLike, limit_mb: float | None = None) -> int:
+    """The size of ``path`` when it is a regular file (of at most ``limit_mb`` MB); UnreadableFile otherwise.
+
+    Checked with stat before any open: opening a named pipe blocks until a writer comes, and a device such as
+    /dev/zero never ends, so either would hang e2opt or exhaust its memory.
     """
-    path = Path(path)
     try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise UnreadableFile("is a folder, not a file")
-        if size > limit_mb * 2**20:
-            raise UnreadableFile(f"too large ({size / 2**20:.0f} MB; at most {limit_mb} MB is read)")
-        data = path.read_bytes()
+        info = os.stat(path)
     except FileNotFoundError:
         raise UnreadableFile("no such file") from None
     except OSError as exc:
         raise UnreadableFile(f"cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = _kind(info.st_mode)
+        raise UnreadableFile(f"is {kind}, not a file" if kind != "not a regular file" else kind)
+    if limit_mb is not None and info.st_size > limit_mb * 2**20:
+        raise UnreadableFile(f"too large ({info.st_size / 2**20:.0f} MB; at most {limit_mb} MB is read)")
+    return info.st_size
+
+
+def read_user_bytes(path: str | os.PathLike, limit_mb: float) -> bytes:
+    """The bytes of a regular file of at most ``limit_mb`` MB; UnreadableFile says why not.
+
+    At most the checked size plus one byte is read, so a file that grows while it is read cannot exhaust memory.
+    """
+    size = check_regular(path, limit_mb)
     try:
-        return data.decode("utf-8-sig")
+        with open(path, "rb") as f:
+            data = f.read(size + 1)
+    except OSError as exc:
+        raise UnreadableFile(f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > size and len(data) > limit_mb * 2**20:
+        raise UnreadableFile(f"grew past {limit_mb} MB while it was read")
+    return data
+
+
+def decode_user_text(data: bytes) -> str:
+    """The one encoding rule for every text file e2opt reads: UTF-8, a byte-order mark dropped, CRLF and
+    lone CR line ends read as LF (tabs are whitespace to every parser, which split on any whitespace)."""
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadableFile(f"not UTF-8 text (bad byte at offset {exc.start})") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_user_text(path: str | os.PathLike, limit_mb: float) -> str:
+    """The UTF-8 text of a user's input file (decode_user_text's rules); UnreadableFile says why not.
+
+    Only a regular file is read, and files over ``limit_mb`` MB are refused before they are read, so a wrong
+    file (a named pipe, a device, a huge file) cannot hang e2opt or exhaust its memory.
+    """
+    return decode_user_text(read_user_bytes(path, limit_mb))
 
 
 def show_token(token: str, limit: int = 40) -> str:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .errors import BoardError, PuzzleError
+from .fsutil import UnreadableFile, read_user_text
+
+PUZZLE_LIMIT_MB = 64  # the readers' limit (puzzle.py); the verifier imports none of their code
 
 SIDES = ("top", "right", "bottom", "left")
 KIND_BY_GREYS = {0: "inner", 1: "edge", 2: "corner"}
@@ -207,18 +209,15 @@ def verify_texts(
     return verify(parse_puzzle_text(puzzle_text, puzzle_path), parse_board_text(board_text, board_path))
 
 
-def _why(exc: Exception) -> str:
-    return f"cannot read: {getattr(exc, 'strerror', None) or exc}"
-
-
 def verify_files(puzzle_path: str | os.PathLike, board_path: str | os.PathLike) -> Report:
-    """Verify a .board file against a puzzle file, both read from disk."""
+    """Verify a .board file against a puzzle file, both read from disk (as every e2opt reader reads a file:
+    a regular file of bounded size, fsutil.read_user_text's encoding rules)."""
     try:
-        puzzle_text = Path(puzzle_path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PuzzleError(str(puzzle_path), None, _why(exc)) from None
+        puzzle_text = read_user_text(puzzle_path, PUZZLE_LIMIT_MB)
+    except UnreadableFile as exc:
+        raise PuzzleError(str(puzzle_path), None, str(exc)) from None
     try:
-        board_text = Path(board_path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BoardError(f"{board_path}: {_why(exc)}") from None
+        board_text = read_user_text(board_path, PUZZLE_LIMIT_MB)
+    except UnreadableFile as exc:
+        raise BoardError(f"{board_path}: cannot read board file: {exc}") from None
     return verify_texts(puzzle_text, board_text, str(puzzle_path), str(board_path))

@@ -278,12 +278,14 @@ def solve_region(
         0  # models are solved faster than presolve pays back (4x4: half the CPU)
     )
     solver.parameters.random_seed = int(seed) % (2**31)
+    # never CP-SAT's own Ctrl-C handler: it resets SIGINT to the default action when the solve ends, so a later
+    # Ctrl-C to the process group killed a run's worker process (which ignores terminal signals) mid-round
+    solver.parameters.catch_sigint_signal = False
     if deterministic_time is not None:
         solver.parameters.max_deterministic_time = float(deterministic_time)
     if stop_requested is None:
         status = solver.Solve(model)
     else:
-        solver.parameters.catch_sigint_signal = False
         status = solve_interruptibly(solver, model, stop_requested)
     name = _STATUS.get(status, "unknown")
     if name not in ("optimal", "feasible"):

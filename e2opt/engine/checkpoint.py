@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import E2optError
-from ..core.fsutil import atomic_write_bytes
+from ..core.fsutil import STATE_FILE_MB, atomic_write_bytes, check_regular
 
 CHECKPOINT = "checkpoint"
 PREVIOUS = "checkpoint.prev"
@@ -46,6 +46,7 @@ def save_checkpoint(run_dir: Path, state: dict[str, Any], meta: dict[str, Any]) 
 
 
 def _read(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    check_regular(path, STATE_FILE_MB)  # a named pipe or device in its place is refused, never read
     with np.load(path, allow_pickle=False) as data:
         arrays = {key: data[key] for key in data.files}
     meta = json.loads(arrays.pop(_META).tobytes().decode("utf-8"))
@@ -63,7 +64,7 @@ def load_checkpoint(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any], list
         try:
             state, meta = _read(path)
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-            warnings.append(f"{path}: corrupt or truncated checkpoint ({type(exc).__name__}), skipped")
+            warnings.append(f"{path}: corrupt or truncated checkpoint ({type(exc).__name__}: {exc}), skipped")
             continue
         return state, meta, warnings
     detail = "; ".join(warnings) if warnings else "none written yet"

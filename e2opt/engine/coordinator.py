@@ -23,27 +23,35 @@ from ..core.signals import Interrupted, StopSignals
 from ..search import stop as stopping
 from .config import RunConfig
 from .events import EventLog
+from .nested import TASK, task_pool
 from .progress import Progress, construction_line
 from .result import Result, finish
 from .round import cpu_share, search_round
 from .slots import InProcess, LocalSlots
 from .team import Team, rounded
+from .ticker import ConstructionTicker
 
 STOP_FILE = ".stop-workers"
 LOST = {"WorkerDied", "KilledWorker", "CommClosedError", "FutureCancelledError", "CancelledError"}
 
 
-def worker_count(cfg: RunConfig) -> int:
-    """run.workers, with ``auto`` = the usable cores divided by the threads of one worker's construction."""
+def worker_count(cfg: RunConfig, executor: str = "local") -> int:
+    """run.workers, with ``auto`` = the usable cores divided by the threads of one worker's construction, or
+    one worker for a run that is a task of a pool (nested.py: no cores x cores processes)."""
     if cfg.run.workers != "auto":
         return int(cfg.run.workers)
+    if executor == TASK:
+        return 1
     from .pools import slots_for
 
     return slots_for(threads_used(cfg.construct))
 
 
 def make_workers_pool(executor: str, workers: int, scheduler: str | None) -> Any:
-    """The run's own process for one local worker, local worker processes for several, or a Dask executor."""
+    """The run's own process for one local worker, local worker processes for several, or a Dask executor
+    (a run that is a task of a pool: nested.py)."""
+    if executor == TASK:
+        return task_pool(workers)
     if executor == "local" and not scheduler:
         return InProcess() if workers == 1 else LocalSlots(workers)
     from .pools import make_pool
@@ -119,8 +127,8 @@ class Coordinator:
                 if exc is not None:
                     if type(exc).__name__ not in LOST:
                         raise exc
-                    if team.stop_reason is not None:  # the run is ending: its last state is what it keeps
-                        continue
+                    if team.stop_reason is not None or interrupted.triggered:
+                        continue  # the run is ending: its last state is what it keeps
                     team.lost[i] += 1
                     self.events.write("worker_lost", worker=i, error=str(exc).splitlines()[0][:200])
                     self.progress.message(f"worker {i} lost ({type(exc).__name__}): its round starts again")
@@ -203,7 +211,7 @@ def run_team(
     events = EventLog(run_dir)
     progress = Progress(cfg, puzzle.max_score, quiet)
     if team is None:
-        team = Team(cfg, run_dir, puzzle, worker_count(cfg), stopping.Clock())
+        team = Team(cfg, run_dir, puzzle, worker_count(cfg, executor), stopping.Clock())
         events.write(
             "start",
             instance=puzzle.name,
@@ -214,7 +222,7 @@ def run_team(
         )
         for warning in puzzle.warnings:
             events.write("warning", message=warning)
-            progress.message(f"warning: {warning}")
+            progress.warn(warning)
     (run_dir / STOP_FILE).unlink(missing_ok=True)
     pool = make_workers_pool(executor, team.n, scheduler)
     progress.message(f"{team.n} worker(s) on {pool.describe()}")
@@ -223,7 +231,7 @@ def run_team(
     interrupted = _StopOnSignal(run_dir / STOP_FILE)
     abandoned = False
     try:
-        with StopSignals(interrupted):
+        with StopSignals(interrupted), ConstructionTicker(team, progress):
             Coordinator(team, events, progress, pool).run(interrupted)
     except KeyboardInterrupt:
         abandoned = True

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..core.fsutil import UnreadableFile, check_regular
+
 EVENTS = "events.jsonl"
 
 
@@ -17,6 +19,8 @@ class EventLog:
     def __init__(self, run_dir: Path):
         self.path = run_dir / EVENTS
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the run
+        if not _ends_a_line(self.path):  # a killed writer left a torn line: start ours on a fresh one
+            self._file.write("\n")
 
     def write(self, kind: str, **fields: Any) -> None:
         self._file.write(json.dumps({"event": kind, **fields}, separators=(",", ":")) + "\n")
@@ -30,16 +34,39 @@ class EventLog:
         self._file.close()
 
 
-def read_events(run_dir: Path) -> Iterator[dict[str, Any]]:
-    """The events of a run folder; a torn last line (the run was killed mid-write) is skipped."""
+def _ends_a_line(path: Path) -> bool:
+    """The file is empty or its last byte ends a line."""
+    with open(path, "rb") as f:
+        if f.seek(0, os.SEEK_END) == 0:
+            return True
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
+
+
+def read_events(run_dir: Path, damaged: list[int] | None = None) -> Iterator[dict[str, Any]]:
+    """The events of a run folder; lines that are not a JSON object (a torn write of a killed run) are
+    skipped, and their line numbers appended to ``damaged`` when it is given.
+
+    Only a regular file is read (a named pipe put in its place would block forever).
+    """
     path = run_dir / EVENTS
     if not path.exists():
         return
+    try:
+        check_regular(path)
+    except UnreadableFile:
+        if damaged is not None:
+            damaged.append(0)
+        return
     with open(path, encoding="utf-8", errors="replace") as f:  # a torn multi-byte character too
-        for line in f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue  # the fresh line a resume starts after a torn one
             try:
                 event = json.loads(line)
             except json.JSONDecodeError:
-                continue
+                event = None
             if isinstance(event, dict):
                 yield event
+            elif damaged is not None:
+                damaged.append(number)

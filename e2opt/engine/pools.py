@@ -91,11 +91,16 @@ class DaskPool:
 
     waits_for_running = False
 
-    def __init__(self, workers: int, scheduler: str | None):
+    def __init__(self, workers: int, scheduler: str | None, client: Any = None):
         import distributed
 
         self.distributed = distributed
         self.cluster = None
+        self.seceded = client is not None
+        if client is not None:  # a run that is itself a task on this cluster (nested.py)
+            self.client, self.where = client, "the Dask cluster this run is a task of"
+            self.stop_note = "workers stop after their current move"
+            return
         try:
             if scheduler:
                 self.client = distributed.Client(scheduler, timeout="20s")
@@ -133,6 +138,9 @@ class DaskPool:
         self.client.cancel(list(futures))
 
     def close(self, wait: bool = True) -> None:
+        if self.seceded:  # the run's task takes its thread back; the client is the worker's own
+            self.distributed.rejoin()
+            return
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()

@@ -66,6 +66,11 @@ class Progress:
         self.close()
         self._write(text + "\n")
 
+    def warn(self, text: str) -> None:
+        """A warning: to stderr, shown even with ``--quiet`` (quiet hides progress, never a problem)."""
+        self.close()
+        warn(text)
+
     def close(self) -> None:
         """End the live line so that what follows starts on a fresh line."""
         if self.open_line:
@@ -79,10 +84,20 @@ class Progress:
             self.stream.flush()
         except (OSError, ValueError):
             self.quiet, self.open_line = True, False
-            _silence(self.stream)
+            silence(self.stream)
 
 
-def _silence(stream: TextIO) -> None:
+def warn(text: str, stream: TextIO | None = None) -> None:
+    """``warning: TEXT`` on stderr; a closed stderr silences it, never the run."""
+    stream = stream or sys.stderr
+    try:
+        stream.write(f"warning: {text}\n")
+        stream.flush()
+    except (OSError, ValueError):
+        silence(stream)
+
+
+def silence(stream: TextIO) -> None:
     """Point a dead output's file descriptor at /dev/null, so that no later write or the flush at exit fails."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -10,12 +10,14 @@ from typing import Any
 from ..core.bks import best_known
 from ..core.board import read_board, rule_violations, score
 from ..core.errors import BoardError, E2optError
+from ..core.folderlock import owner
 from ..core.formats.official import clue_convention
 from ..core.formats.viewer import viewer_url
+from ..core.fsutil import STATE_FILE_MB, read_user_text
 from ..core.puzzle import read_puzzle
 from .events import read_events
 from .plots import refresh_plots
-from .runfolder import load_run_config, require
+from .runfolder import INTERRUPTS, load_run_config, require
 
 
 @dataclass
@@ -26,6 +28,8 @@ class EventSummary:
     last_best: dict[str, Any] | None = None
     last_stats: dict[str, Any] | None = None
     last_end: dict[str, Any] | None = None
+    last_figures: dict[str, Any] | None = None  # the later of the last stats and the last end event
+    damaged: list[int] = field(default_factory=list)  # lines that are not an event (0: the whole file)
     resumes: int = 0
     plateaus: dict[str, int] = field(default_factory=lambda: {"diversifications": 0, "intensifications": 0})
 
@@ -41,15 +45,15 @@ def summarise_events(run_dir: Path) -> EventSummary:
     Plateau events are sampled, so the totals come from the running counts the events carry.
     """
     summary = EventSummary()
-    for event in read_events(run_dir):
+    for event in read_events(run_dir, summary.damaged):
         kind = event.get("event")
         summary.last_kind = kind
         if kind == "best":
             summary.last_best = event
         elif kind == "stats":
-            summary.last_stats = event
+            summary.last_stats = summary.last_figures = event
         elif kind == "end":
-            summary.last_end = event
+            summary.last_end = summary.last_figures = event
         summary.resumes += kind == "resume"
         for key in summary.plateaus:
             if isinstance(event.get(key), int):
@@ -60,7 +64,7 @@ def summarise_events(run_dir: Path) -> EventSummary:
 def _stop_reason(result_path: Path) -> str | None:
     """The stop reason in result.json; None when the file is corrupt, truncated or lacks it."""
     try:
-        result = json.loads(result_path.read_text(encoding="utf-8"))
+        result = json.loads(read_user_text(result_path, STATE_FILE_MB))
     except (OSError, ValueError):  # ValueError: bad JSON or bad UTF-8
         return None
     reason = result.get("stop_reason") if isinstance(result, dict) else None
@@ -68,17 +72,40 @@ def _stop_reason(result_path: Path) -> str | None:
 
 
 def _status(run_dir: Path, events: EventSummary) -> str:
-    """Finished (and why), resumed but not finished, or not finished; a bad result.json falls back to events."""
+    """Running (the folder's lock is held: its pid), finished (and why), stopped by a signal, or killed.
+
+    A run that is not running and whose events do not end with an end event was killed (or crashed) before it
+    could write its end; its checkpoint and best.board are what ``e2opt resume`` goes on from.
+    """
+    pid = owner(run_dir)
+    if pid is not None:
+        return "running" + (f" (pid {pid})" if pid > 0 else "")
     result_path = run_dir / "result.json"
-    if not result_path.is_file():
-        return "not finished (running, or killed: `e2opt resume` continues it)"
-    if not events.ended:
-        return "resumed, not finished"
+    if not events.ended or not result_path.is_file():
+        resumed = "resumed, " if events.resumes and not events.ended else ""
+        return f"{resumed}not finished: killed before its end (no end event; `e2opt resume` continues it)"
     reason = _stop_reason(result_path)
-    if reason is not None:
-        return f"finished, stopped by {reason}"
-    reason = (events.last_end or {}).get("stop_reason", "an unknown criterion")
-    return f"finished, stopped by {reason} (result.json is unreadable: read from events.jsonl)"
+    note = ""
+    if reason is None:
+        reason = (events.last_end or {}).get("stop_reason", "an unknown criterion")
+        note = " (result.json is unreadable: read from events.jsonl)"
+    if reason in INTERRUPTS:
+        return f"stopped by {reason}{note}: `e2opt resume` continues it"
+    return f"finished, stopped by {reason}{note}"
+
+
+def _damage(events: EventSummary) -> str | None:
+    """What the report could not read in events.jsonl, None when every line was an event."""
+    lines = events.damaged
+    if not lines:
+        return None
+    if lines == [0]:
+        return "warning: events.jsonl is not a regular file: not read, no figures from events"
+    shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+    return (
+        f"warning: events.jsonl is damaged: {len(lines)} line(s) could not be read (line {shown}); "
+        "figures below come from the other lines"
+    )
 
 
 def _move_totals(events: EventSummary) -> dict[str, dict]:
@@ -106,10 +133,13 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
         best = None
     events = summarise_events(run_dir)
     best_score = score(puzzle, best) if best is not None else None
-    stats = events.last_stats or events.last_end or {}
+    stats = events.last_figures or {}
     clues = clue_convention(puzzle)
     label = f"{puzzle.name} (clues {clues})" if clues else puzzle.name
     lines = [f"run {run_dir.name}: {label} seed {cfg.seed}, {_status(run_dir, events)}"]
+    damage = _damage(events)
+    if damage:
+        lines.append(damage)
     if best_score is None:
         lines.append("no best board yet")
     else:

@@ -7,10 +7,12 @@ before every run became a team resume as a team of one.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from ..core.errors import E2optError
-from ..core.fsutil import atomic_write_text
+from ..core.folderlock import FolderLock
+from ..core.fsutil import STATE_FILE_MB, atomic_write_text, read_user_text
 from ..core.puzzle import Puzzle, read_puzzle
 from ..search import stop as stopping
 from ..search.state import SearchState
@@ -18,6 +20,8 @@ from .checkpoint import CHECKPOINT_FILES, load_checkpoint
 from .config import RunConfig
 from .coordinator import run_team
 from .events import EventLog
+from .progress import warn
+from .resize import grow
 from .result import Result
 from .round import cpu_share
 from .runfolder import BEST, CONFIG, INTERRUPTS, RESULT, has_ended, load_run_config, require
@@ -34,18 +38,38 @@ def resume_run(
     overrides: tuple[str, ...] = (),
     executor: str = "local",
     scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Result:
     """Continue a run from its newest good checkpoint to its stopping criteria.
+
+    ``workers`` (``resume --workers N``) grows the team (resize.py); None keeps the run's workers.
 
     ``--set stop.*`` overrides extend the criteria and are saved in config.yaml, so a later resume keeps them.
     A run that already meets its criteria raises AlreadyFinished and nothing in its folder changes.
     """
+    if workers is not None and workers < 1:
+        raise E2optError(f"--workers {workers}: expected a whole number of at least 1")
     run_dir = require(run_dir, "run")
+    with FolderLock(run_dir, "run"):  # before anything is read: the owner may be writing
+        return _resume(run_dir, quiet, overrides, executor, scheduler, workers)
+
+
+def _resume(
+    run_dir: Path,
+    quiet: bool,
+    overrides: tuple[str, ...],
+    executor: str,
+    scheduler: str | None,
+    workers: int | None,
+) -> Result:
+    """resume_run in a folder this process owns."""
     if not (run_dir / CONFIG).is_file():
         raise E2optError(
             f"{run_dir}: run folder without {CONFIG}: it was stopped before its config was written"
         )
     cfg, stored = load_run_config(run_dir, overrides)
+    if workers is not None:  # a run stopped before its first checkpoint starts again with these workers
+        cfg = replace(cfg, run=replace(cfg.run, workers=workers))
     puzzle = read_puzzle(cfg.instance)
     if not any((run_dir / name).exists() for name in CHECKPOINT_FILES):
         if overrides:
@@ -63,11 +87,16 @@ def resume_run(
         past = _past(cfg, team, float(meta["wall_s"]))
         if not overrides or past is not None:
             raise AlreadyFinished(_finished_message(run_dir, past, team, overrides))
+    before = team.n
+    grown = workers is not None and grow(team, workers)
     if overrides:
         atomic_write_text(run_dir / CONFIG, stored.to_yaml())
     events = EventLog(run_dir)
+    if grown:
+        events.write("workers_added", before=before, workers=team.n)
     for warning in warnings:
         events.write("warning", message=warning)
+        warn(warning)  # on stderr, --quiet or not: a checkpoint was skipped
     adopted = team.adopt_saved_best()
     events.write("resume", iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted)
     events.close()
@@ -97,7 +126,7 @@ def _past(cfg: RunConfig, team: Team, wall_s: float) -> str | None:
 def _stop_reason(run_dir: Path) -> str | None:
     """The stop reason in result.json, None when it cannot be read."""
     try:
-        return json.loads((run_dir / RESULT).read_text(encoding="utf-8")).get("stop_reason")
+        return json.loads(read_user_text(run_dir / RESULT, STATE_FILE_MB)).get("stop_reason")
     except (OSError, ValueError, AttributeError):
         return None
 

@@ -3,7 +3,8 @@
 A run folder ``runs/<UTC stamp>_<name>_s<seed>/`` holds its marker (runfolder.py), config.yaml
 (resolved), inputs/ (copies of the puzzle and a warm-start board), events.jsonl, best.board (rewritten at
 every new best), checkpoint (every ``output.checkpoint_every_s``), result.json at the end, score.png and
-best.svg. resume.py continues a run from its checkpoint.
+best.svg, and .lock, held by the one process that owns the folder (core/folderlock.py). resume.py continues a
+run from its checkpoint.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..core.folderlock import FolderLock
 from ..core.fsutil import atomic_write_text
 from ..core.puzzle import read_puzzle
 from .config import RunConfig
@@ -42,9 +44,10 @@ def run_config(
         run_dir.mkdir(parents=True, exist_ok=True)
         if marker_kind(run_dir) != "run":
             mark(run_dir, "run")
-    keep_inputs(run_dir, cfg.instance, cfg.construct.board)
-    atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
-    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
+    with FolderLock(run_dir, "run"):  # one owner per run folder, released by the OS if this process dies
+        keep_inputs(run_dir, cfg.instance, cfg.construct.board)
+        atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
+        return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
 
 
 def run_api(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) -> Result:

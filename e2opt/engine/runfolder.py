@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core.board import read_board, rule_violations, score
 from ..core.errors import BoardError, E2optError
-from ..core.fsutil import atomic_write_text
+from ..core.fsutil import STATE_FILE_MB, atomic_write_text, check_regular, read_user_text
 from ..core.puzzle import Puzzle, read_puzzle
 from .config import RunConfig
 from .events import read_events
@@ -84,7 +84,7 @@ def mark(folder: Path, kind: str, adopted: bool = False) -> None:
 def marker_kind(folder: Path) -> str | None:
     """The kind recorded in the folder's marker; None when there is no readable marker."""
     try:
-        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+        data = json.loads(read_user_text(folder / MARKER, STATE_FILE_MB))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("kind") not in KINDS or not isinstance(data.get("format"), int):
@@ -97,6 +97,7 @@ def _legacy_run(folder: Path) -> bool:
     if not (folder / "config.yaml").is_file():
         return False
     try:
+        check_regular(folder / "events.jsonl")
         with open(folder / "events.jsonl", encoding="utf-8") as f:
             first = json.loads(f.readline())
     except (OSError, ValueError):
@@ -111,9 +112,8 @@ def _legacy_run(folder: Path) -> bool:
 def _legacy_sweep(folder: Path) -> bool:
     """A sweep folder from before markers: runs.json with its runs, and sweep.yaml as e2opt copied it."""
     try:
-        runs = json.loads((folder / "runs.json").read_text(encoding="utf-8"))
-        with open(folder / "sweep.yaml", encoding="utf-8") as f:
-            head = f.readline()
+        runs = json.loads(read_user_text(folder / "runs.json", STATE_FILE_MB))
+        head = read_user_text(folder / "sweep.yaml", STATE_FILE_MB)
     except (OSError, ValueError):
         return False
     return isinstance(runs, dict) and isinstance(runs.get("runs"), list) and head.startswith("# copy of ")
@@ -184,7 +184,7 @@ def _last_event(run_dir: Path) -> dict[str, Any]:
 def has_ended(run_dir: Path, best_score: int) -> bool:
     """The run finished and wrote everything: the last event is the end, result.json agrees with ``best_score``."""
     try:
-        result = json.loads((run_dir / RESULT).read_text(encoding="utf-8"))
+        result = json.loads(read_user_text(run_dir / RESULT, STATE_FILE_MB))
     except (OSError, ValueError):
         return False
     return (
@@ -204,7 +204,7 @@ def is_finished(run_dir: Path, instance: str) -> bool:
     """A run that needs nothing more: result.json written after its last event, not stopped by a signal,
     and best.board obeys the rules and re-scores to the result's best score."""
     try:
-        result = json.loads((run_dir / RESULT).read_text(encoding="utf-8"))
+        result = json.loads(read_user_text(run_dir / RESULT, STATE_FILE_MB))
     except (OSError, ValueError):
         return False
     if not isinstance(result, dict) or result.get("stop_reason") in INTERRUPTS:

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from ..core.errors import E2optError
-from ..core.fsutil import atomic_write_text
+from ..core.fsutil import STATE_FILE_MB, atomic_write_text, read_user_text
 from ..core.puzzle import Puzzle, format_puzzle
 
 FORMAT = "e2opt solve checkpoint 1"
@@ -71,7 +71,7 @@ class Ledger:
 
     def _load(self) -> None:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(read_user_text(self.path, STATE_FILE_MB))
             if data.get("format") != FORMAT:
                 raise ValueError("not an e2opt solve checkpoint")
             key, depths, tasks = data["search"], [int(d) for d in data["depths"]], int(data["subtrees"])

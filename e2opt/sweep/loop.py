@@ -100,8 +100,9 @@ def run_sweep(
         try:
             with StopSignals(interrupted):
                 for run in todo:
-                    task = {"id": run.id, "config": run.config, "run_dir": str(sweep_dir / run.id)}
-                    pending[pool.submit(runner, {**task, "stop_file": str(stop_file)})] = run
+                    where = (sweep_dir / run.id).resolve()  # a cluster's workers may run in another folder
+                    task = {"id": run.id, "config": run.config, "run_dir": str(where)}
+                    pending[pool.submit(runner, {**task, "stop_file": str(stop_file.resolve())})] = run
                 while pending:
                     if interrupted.triggered and not stopping:
                         stopping = True

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core.bks import best_known
-from ..core.fsutil import atomic_write_bytes, atomic_write_text
+from ..core.fsutil import STATE_FILE_MB, atomic_write_bytes, atomic_write_text, read_user_text
 from ..engine.plots import score_series
 from ..engine.runfolder import RESULT, is_finished
 from .spec import Sweep
@@ -59,7 +59,7 @@ def run_rows(sweep: Sweep, sweep_dir: Path) -> list[dict[str, Any]]:
         elif status == "done":
             status = "unverified"
         try:
-            result = json.loads((run_dir / RESULT).read_text(encoding="utf-8"))
+            result = json.loads(read_user_text(run_dir / RESULT, STATE_FILE_MB))
         except (OSError, ValueError):
             result = {}
         row: dict[str, Any] = {"run": run.id, "setting": run.setting, "variant": run.variant or ""}

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..config.schema import set_dotted
 from ..core.errors import ConfigError, E2optError
-from ..core.fsutil import atomic_write_text
+from ..core.fsutil import STATE_FILE_MB, UnreadableFile, atomic_write_text, read_user_text
 from ..engine.loader import config_from_dict, parse_override, read_config_data
 from ..engine.runfolder import require
 
@@ -106,18 +106,19 @@ class Sweep:
     def load(cls, sweep_dir: str | Path) -> Sweep:
         """The sweep of a sweep folder; the last status.jsonl line of a run wins (a torn line is skipped)."""
         path = require(sweep_dir, "sweep") / JOURNAL
+        if not path.exists():
+            raise E2optError(f"{sweep_dir}: not a sweep folder (no {JOURNAL})")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_user_text(path, STATE_FILE_MB))
             runs = [SweepRun(**item) for item in data.pop("runs")]
             sweep = cls(**data, runs=runs)
-        except FileNotFoundError:
-            raise E2optError(f"{sweep_dir}: not a sweep folder (no {JOURNAL})") from None
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise E2optError(f"{path}: unreadable sweep file ({type(exc).__name__}: {exc})") from None
+        status_path = Path(sweep_dir) / STATUS
         try:
-            lines = (Path(sweep_dir) / STATUS).read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            lines = []
+            lines = read_user_text(status_path, STATE_FILE_MB).splitlines() if status_path.exists() else []
+        except UnreadableFile as exc:
+            raise E2optError(f"{status_path}: {exc}") from None
         for line in lines:
             try:
                 entry = json.loads(line)

@@ -10,6 +10,7 @@ from typing import Any
 from ..core.fsutil import atomic_write_text
 from ..core.signals import StopWatcher
 from ..engine.loader import config_from_dict
+from ..engine.nested import TASK
 from ..engine.runfolder import CONFIG, INTERRUPTS
 
 
@@ -28,10 +29,10 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
     try:
         with StopWatcher(stop_file):
             if (run_dir / CONFIG).is_file():
-                result = resume_run(run_dir, quiet=True)
+                result = resume_run(run_dir, quiet=True, executor=TASK)
             else:
                 cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}")
-                result = run_config(cfg, quiet=True, run_dir=run_dir)
+                result = run_config(cfg, quiet=True, run_dir=run_dir, executor=TASK)
     except KeyboardInterrupt:
         return {
             "id": task["id"],
