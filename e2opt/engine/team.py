@@ -14,8 +14,8 @@ import numpy as np
 
 from ..core.board import Board, format_board, read_board, write_board
 from ..core.errors import BoardError, E2optError
-from ..core.fsutil import read_user_text
-from ..core.puzzle import PUZZLE_LIMIT_MB, Puzzle
+from ..core.formats.detect import verifier_puzzle_text
+from ..core.puzzle import Puzzle
 from ..core.verify import verify_texts
 from ..search import stop as stopping
 from ..search.flat import FlatPuzzle
@@ -34,7 +34,7 @@ class Team:
     def __init__(self, cfg: RunConfig, run_dir: Path, puzzle: Puzzle, n: int, clock: stopping.Clock):
         self.cfg, self.dir, self.puzzle, self.n, self.clock = cfg, run_dir, puzzle, n, clock
         self.flat = FlatPuzzle.of(puzzle)
-        self.puzzle_text = read_user_text(cfg.instance, PUZZLE_LIMIT_MB)
+        self.puzzle_text = verifier_puzzle_text(cfg.instance)  # community formats in e2opt's text
         self.states: list[dict[str, Any] | None] = [None] * n
         self.finished: list[str | None] = [None] * n
         self.current, self.moves = [0] * n, [0] * n

@@ -102,6 +102,15 @@ def read_text(path: str | os.PathLike, board: bool) -> str:
         raise PuzzleError(str(path), None, str(exc)) from None
 
 
+def verifier_puzzle_text(puzzle_path: str) -> str:
+    """The puzzle as e2opt-format text for the independent verifier: the file's own text when it is
+    e2opt's format, else the puzzle read from its format and written in e2opt's."""
+    text = read_text(puzzle_path, board=False)
+    if puzzle_format(text) == NATIVE:
+        return text
+    return format_puzzle(parse_any_puzzle(text, puzzle_path))
+
+
 def verifier_texts(puzzle_path: str, board_path: str) -> tuple[str, str] | None:
     """e2opt-format texts of a puzzle and board given in other formats, for the independent verifier;
     None when both files are e2opt's own (the verifier then reads them as they are)."""
