@@ -100,6 +100,9 @@ class Coordinator:
             "cpu_limit": cpu_limit,
             "published": team.published,
             "stop_file": str(self.stop_file),
+            # where the construction keeps its files (CP-SAT log, DFS harvest): the run folder, one per worker
+            "log_dir": str(team.dir if team.n == 1 else team.dir / f"worker{i}"),
+            "report": None if self.progress.quiet else ("" if team.n == 1 else f"worker {i}: "),
         }
 
     def run(self, interrupted: Interrupted) -> None:

@@ -11,6 +11,7 @@ Its own best board and all counters survive restarts.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -120,7 +121,12 @@ class _Worker:
             limits.append((self.task["cpu_limit"] - self.clock.cpu()) / threads_used(self.cfg.construct))
         deadline = max(0.0, min(limits)) if limits else None
         path = Path(self.task["stop_file"])
-        return construct(self.puzzle, self.cfg.construct, rng, deadline, None, path.exists)
+        log_dir = Path(self.task["log_dir"]) if self.task.get("log_dir") else None
+        if log_dir is not None:
+            log_dir.mkdir(parents=True, exist_ok=True)
+        prefix = self.task.get("report")
+        report = None if prefix is None else lambda text: _say(prefix + text)
+        return construct(self.puzzle, self.cfg.construct, rng, deadline, log_dir, path.exists, report)
 
     def start(self, board: Any, rng: np.random.Generator) -> None:
         self.search = TabuSearch(self.puzzle, board, self.cfg.search, rng)
@@ -204,6 +210,12 @@ class _Worker:
         return stopping.Status(
             st.iteration, st.score, st.best_score, st.intensifications, self.clock.wall(), self.clock.cpu()
         )
+
+
+def _say(line: str) -> None:
+    """A construction's progress line; a closed output never stops the worker (engine/progress.py)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(line, flush=True)
 
 
 def cpu_share(cfg: RunConfig, workers: int) -> float | None:
