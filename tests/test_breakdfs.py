@@ -244,7 +244,7 @@ def test_pool_keeps_the_top_whatever_the_order_and_dedups():
 SCRIPT = """
 import sys
 from pathlib import Path
-from e2opt.generate import generate
+from e2opt.core.generate import generate
 from e2opt.breakdfs.longrun import LongRun
 from e2opt.breakdfs.config import BreakDfsConfig, HarvestConfig
 p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]

@@ -46,7 +46,8 @@ def test_every_run_option_reaches_the_run(tmp_path):
         "--set", "search.holes=3", "--runs-dir", runs, "--quiet",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "" and len(proc.stdout.strip().splitlines()) == 2  # --quiet: the summary only
+    lines = proc.stdout.strip().splitlines()  # --quiet: the summary only (its two lines and the viewer link)
+    assert proc.stderr == "" and len(lines) == 3 and lines[2].startswith("viewer: https://e2.bucas.name/")
     (run_dir,) = runs.iterdir()
     assert run_dir.name.endswith("_trial_s7") and not (tmp_path / "default_runs").exists()
     result = json.loads((run_dir / "result.json").read_text())
