@@ -173,7 +173,7 @@ def test_auto_workers_divide_the_cores_by_the_construction_threads(tmp_path, mon
 @pytest.mark.parametrize(
     ("section", "key", "problem"),
     [
-        ({"workers": 0}, "run.workers", "must be positive"),
+        ({"workers": 0}, "run.workers", "must be at least 1"),
         ({"workers": "many"}, "run.workers", "expected an integer or 'auto'"),
         ({"share_every_s": -1}, "run.share_every_s", "must be positive"),
         ({"restart_from": "nowhere"}, "run.restart_from", "expected one of"),
@@ -190,7 +190,7 @@ def test_bad_worker_settings_are_config_errors_naming_file_and_key(tmp_path, sec
 def test_workers_option_errors_are_one_line(tmp_path, capsys):
     assert main(["run", str(config_file(tmp_path)), "--workers", "0"]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert err == ["e2opt: error: --workers 0: must be positive, got 0"]
+    assert err == ["e2opt: error: --workers 0: must be at least 1, got 0"]
     assert main(["run", str(config_file(tmp_path)), "--scheduler", "tcp://x:1"]) == 2
     assert "needs --executor dask" in capsys.readouterr().err
 

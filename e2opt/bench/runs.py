@@ -17,6 +17,7 @@ from time import process_time
 
 import numpy as np
 
+from ..config.schema import process_count_problem
 from ..core.bks import best_known
 from ..core.board import random_board
 from ..core.errors import E2optError
@@ -230,7 +231,8 @@ def run_quality(
     from ..engine.loader import load_config
 
     _check_cpu_s(cpu_s)
-    _require(workers >= 1, f"--workers {workers}: must be at least 1")
+    problem = process_count_problem(workers)
+    _require(problem is None, f"--workers {workers}: {problem}")
     _require(bool(seeds), "--seeds: give at least one seed")
     for seed in seeds:
         _require(seed >= 0, f"--seeds {seed}: a seed is a non-negative integer")

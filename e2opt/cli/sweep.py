@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..config.schema import process_count_problem
 from ..core.errors import E2optError
 from .command import Command, add_executor_options
 
@@ -46,8 +47,9 @@ class SweepCmd(Command):
         if (args.sweep is None) == (args.resume is None):
             raise E2optError("sweep: give a sweep file, or --resume SWEEP_DIR")
         check_executor(args.executor, args.scheduler)
-        if args.workers is not None and args.workers < 1:
-            raise E2optError(f"--workers {args.workers}: must be at least 1")
+        problem = None if args.workers is None else process_count_problem(args.workers)
+        if problem:
+            raise E2optError(f"--workers {args.workers}: {problem}")
         if args.resume:
             if args.set or args.seeds or args.runs_dir:
                 raise E2optError(

@@ -201,6 +201,12 @@ def positive(name: str, value: float | None, allow_zero: bool = False) -> None:
         raise ValueError(f"{name}: must be {'non-negative' if allow_zero else 'positive'}, got {value}")
 
 
+def process_count_problem(value: int) -> str | None:
+    """The one rule for every count of processes (run.workers; --workers of sweep, bench quality, solve):
+    at least one. The problem, worded for the error line, or None."""
+    return None if value >= 1 else "must be at least 1"
+
+
 def bounds(name: str, value: tuple[int, int], low: int = 0) -> None:
     """Range check of a [min, max] pair."""
     if value[0] < low or value[1] < value[0]:

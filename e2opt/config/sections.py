@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .schema import positive
+from .schema import positive, process_count_problem
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,9 @@ class RunSection:
     elite_size: int = 4  # distinct best boards kept for restarts from the elite pool
 
     def __post_init__(self):
-        positive("workers", self.workers if isinstance(self.workers, int) else None)
+        problem = process_count_problem(self.workers) if isinstance(self.workers, int) else None
+        if problem:
+            raise ValueError(f"workers: {problem}, got {self.workers}")
         positive("share_every_s", self.share_every_s)
         positive("sync_every_moves", self.sync_every_moves)
         positive("elite_size", self.elite_size)

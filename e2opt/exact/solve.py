@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
+from ..config.schema import process_count_problem
 from ..core.board import Board, format_board
 from ..core.errors import E2optError
 from ..core.puzzle import Puzzle, format_puzzle
@@ -74,7 +75,9 @@ class SolveOptions:
             raise E2optError("--no-backjump applies to --method colorpairs only")
         if self.restarts < 0 or self.restart_nodes <= 0:
             raise E2optError("--restarts must be >= 0 and --restart-nodes positive")
-        if self.workers < 1 or (self.workers > 1 and (self.method != "scan" or self.restarts)):
+        if process_count_problem(self.workers) or (
+            self.workers > 1 and (self.method != "scan" or self.restarts)
+        ):
             raise E2optError(
                 f"--workers {self.workers}: a count >= 1; more than 1 with --method scan only, "
                 "without --restarts"
