@@ -126,7 +126,10 @@ class _Worker:
             log_dir.mkdir(parents=True, exist_ok=True)
         prefix = self.task.get("report")
         report = None if prefix is None else lambda text: _say(prefix + text)
-        return construct(self.puzzle, self.cfg.construct, rng, deadline, log_dir, path.exists, report)
+        board, info = construct(self.puzzle, self.cfg.construct, rng, deadline, log_dir, path.exists, report)
+        if log_dir is not None and log_dir.name.startswith("worker") and not any(log_dir.iterdir()):
+            log_dir.rmdir()  # a worker's folder only when its construction kept something there
+        return board, info
 
     def start(self, board: Any, rng: np.random.Generator) -> None:
         self.search = TabuSearch(self.puzzle, board, self.cfg.search, rng)
