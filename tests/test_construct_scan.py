@@ -360,3 +360,27 @@ def test_the_run_says_when_the_construction_finished_a_partial_board():
     line = construction_line({**info, "score_before_finish": 432}, 480)
     assert line.startswith("construction (backtrack): 455/480; no complete board in time")
     assert "(236/255 cells placed, 432 joins) was finished by beam width 8" in line
+
+
+def test_beam_and_backtrack_report_progress_while_they_run(monkeypatch):
+    """The lines a run shows during a long construction: beams done, best so far, rate; attempts, depth, rate."""
+    import re
+
+    from e2opt.construct import ticks
+
+    monkeypatch.setattr(ticks, "REPORT_EVERY_S", 0.0)
+    puzzle = read_puzzle(INSTANCES / "eternity2.txt")
+    lines: list[str] = []
+    cfg = BeamConfig(width=8, fanout=2, time_limit_s=0.3)
+    build_beam(puzzle, cfg, np.random.default_rng(1), None, None, lines.append)
+    beam = r"beam: (\d+) beam\(s\), best (\d+)/480, [\d,]+ expansions per CPU s"
+    assert lines and all(re.fullmatch(beam, line) for line in lines)
+    assert [int(re.fullmatch(beam, line).group(1)) for line in lines] == list(range(1, len(lines) + 1))
+    lines.clear()
+    build_backtrack(
+        puzzle, BacktrackConfig(time_limit_s=0.3), np.random.default_rng(1), None, None, lines.append
+    )
+    assert lines and all(
+        re.fullmatch(r"backtrack: attempt \d+, deepest \d+/255 placed, [\d,]+ nodes per CPU s", line)
+        for line in lines
+    )

@@ -85,13 +85,13 @@ def _build_cpsat(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) 
 def _build_beam(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     from .scan import build_beam
 
-    return build_beam(puzzle, cfg.beam, rng, deadline_s, stop_requested)
+    return build_beam(puzzle, cfg.beam, rng, deadline_s, stop_requested, report)
 
 
 def _build_backtrack(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     from .scan import build_backtrack
 
-    return build_backtrack(puzzle, cfg.backtrack, rng, deadline_s, stop_requested)
+    return build_backtrack(puzzle, cfg.backtrack, rng, deadline_s, stop_requested, report)
 
 
 def _check_regions(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:

@@ -19,6 +19,7 @@ from . import backtrack_kernel as k
 from .config import BacktrackConfig
 from .order import FillOrder
 from .tables import Tables
+from .ticks import Ticks
 
 CHUNK = 1 << 20  # nodes between clock checks (about 20-40 ms)
 
@@ -117,8 +118,10 @@ def run_backtrack(
     rng: np.random.Generator,
     cpu_limit_s: float,
     stop: Callable[[], bool] | None = None,
+    ticks: Ticks | None = None,
 ) -> Outcome:
-    """Restarts of the DFS within ``cpu_limit_s`` CPU seconds (or cfg.max_restarts); the best outcome."""
+    """Restarts of the DFS within ``cpu_limit_s`` CPU seconds (or cfg.max_restarts); the best outcome.
+    ``ticks`` shows attempts, the deepest board and the node rate while it runs."""
     start = time.process_time()
     m = order.depth
     rules = rules_for(puzzle, order, cfg)
@@ -161,6 +164,15 @@ def run_backtrack(
             status = k.dfs(
                 stack, counters, board, used, touch, partial, geo, tab, rules, cfg.node_budget, CHUNK
             )
+            if ticks is not None and ticks.due():
+                done, deepest = (
+                    nodes + int(counters[k.NODES]),
+                    max(best.best_depth, int(counters[k.BEST_DEPTH])),
+                )
+                rate = done / max(time.process_time() - start, 1e-9)
+                ticks.say(
+                    f"backtrack: attempt {restarts}, deepest {deepest}/{m} placed, {rate:,.0f} nodes per CPU s"
+                )
             if time.process_time() - start >= cpu_limit_s or (stop is not None and stop()):
                 break
         nodes += int(counters[k.NODES])

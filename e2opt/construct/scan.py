@@ -19,6 +19,7 @@ from .config import BacktrackConfig, BeamConfig
 from .finish import finish
 from .order import make_order
 from .tables import build_tables
+from .ticks import Ticks
 
 Stop = Callable[[], bool]
 
@@ -47,10 +48,17 @@ def schedule_problems(cfg: BacktrackConfig, puzzle: Puzzle) -> list[tuple[str, s
 
 
 def build_beam(
-    puzzle: Puzzle, cfg: BeamConfig, rng: np.random.Generator, deadline_s: float | None, stop: Stop | None
+    puzzle: Puzzle,
+    cfg: BeamConfig,
+    rng: np.random.Generator,
+    deadline_s: float | None,
+    stop: Stop | None,
+    report: Callable[[str], None] | None = None,
 ) -> tuple[Board, dict]:
-    """One beam, or beams with fresh draws while CPU time is left (cfg.time_limit_s); the best board."""
+    """One beam, or beams with fresh draws while CPU time is left (cfg.time_limit_s); the best board.
+    ``report`` gets a progress line (beams done, best so far, expansions per CPU s) every REPORT_EVERY_S."""
     start = time.process_time()
+    lines = Ticks(report)
     order = make_order(puzzle, cfg.order, cfg.teeth)
     tables = build_tables(puzzle, order)
     rng_state = np.array([rng.integers(2**63)], dtype=np.uint64)
@@ -69,6 +77,11 @@ def build_beam(
             best, best_score = board, value
         last = time.process_time() - began
         used = time.process_time() - start
+        if lines.due():
+            rate = expansions / max(used, 1e-9)
+            lines.say(
+                f"beam: {beams} beam(s), best {best_score}/{puzzle.max_score}, {rate:,.0f} expansions per CPU s"
+            )
         if cfg.time_limit_s is None or over() or (limit is not None and used + last > limit):
             break
     cpu = time.process_time() - start
@@ -90,12 +103,14 @@ def build_backtrack(
     rng: np.random.Generator,
     deadline_s: float | None,
     stop: Stop | None,
+    report: Callable[[str], None] | None = None,
 ) -> tuple[Board, dict]:
     """Restarts of the DFS within the CPU share; the best complete board, or the deepest one finished."""
     order = make_order(puzzle, cfg.order, cfg.teeth)
     tables = build_tables(puzzle, order)
     limit = _cap(cfg.time_limit_s, deadline_s)
-    out = run_backtrack(puzzle, order, tables, cfg, rng, limit if limit is not None else float("inf"), stop)
+    cpu = limit if limit is not None else float("inf")
+    out = run_backtrack(puzzle, order, tables, cfg, rng, cpu, stop, Ticks(report))
     info = {
         "order": cfg.order,
         "nodes": out.nodes,
