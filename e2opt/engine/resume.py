@@ -23,7 +23,7 @@ from .events import EventLog
 from .progress import warn
 from .resize import grow
 from .result import Result
-from .round import cpu_share
+from .round import cpu_share, worker_criteria
 from .runfolder import BEST, CONFIG, INTERRUPTS, RESULT, has_ended, load_run_config, require
 from .team import Team
 
@@ -110,10 +110,7 @@ def _past(cfg: RunConfig, team: Team, wall_s: float) -> str | None:
         if state is None:
             return None
         meta, search = state["meta"], SearchState.from_dict(state["search"])
-        criteria = stopping.from_config(
-            cfg.stop, team.puzzle.max_score, cpu_share(cfg, team.n), meta["moves_before"],
-            meta["intensifications_before"],
-        )  # fmt: skip
+        criteria = worker_criteria(cfg, meta, cpu_share(cfg, team.n), team.puzzle.max_score)
         status = stopping.Status(
             search.iteration, search.score, search.best_score, search.intensifications, wall_s, meta["cpu_s"]
         )

@@ -202,11 +202,7 @@ class _Worker:
 
     def criteria(self) -> stopping.AnyOf:
         """The run's criteria seen from the current search (budgets count the worker's earlier searches)."""
-        meta = self.meta
-        return stopping.from_config(
-            self.cfg.stop, self.puzzle.max_score, self.task["cpu_limit"], meta["moves_before"],
-            meta["intensifications_before"],
-        )  # fmt: skip
+        return worker_criteria(self.cfg, self.meta, self.task["cpu_limit"], self.puzzle.max_score)
 
     def status(self) -> stopping.Status:
         st = self.search.state
@@ -219,6 +215,16 @@ def _say(line: str) -> None:
     """A construction's progress line; a closed output never stops the worker (engine/progress.py)."""
     with contextlib.suppress(OSError, ValueError):
         print(line, flush=True)
+
+
+def worker_criteria(
+    cfg: RunConfig, meta: dict[str, Any], cpu_limit: float | None, max_score: int
+) -> stopping.AnyOf:
+    """The run's criteria for a worker's current search: its CPU share, and move and intensification
+    budgets less what its earlier searches (``meta``) spent. Rounds and resume judge a worker by it."""
+    return stopping.from_config(
+        cfg.stop, max_score, cpu_limit, meta["moves_before"], meta["intensifications_before"]
+    )
 
 
 def cpu_share(cfg: RunConfig, workers: int) -> float | None:
