@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
 import yaml
+from test_workers import config_file as workers_config
 
 from e2opt.core.errors import ConfigError
 from e2opt.core.verify import verify_files
@@ -82,25 +84,13 @@ def test_pool_survives_its_checkpoint_form():
 
 
 def config_file(tmp_path: Path, **sections) -> Path:
-    """Two workers meeting every 300 moves: worker 1 produces one-beam boards, worker 0 repairs them."""
-    data = {
-        "instance": str(SMALL),
-        "seed": 5,
-        "construct": {"method": "random", "beam": {"width": 32, "fanout": 2}},
-        "search": {"holes": 6, "plateau": 50, "intensify_after": 2},
-        "stop": {"max_iterations": 3000},
-        "run": {
-            "workers": 2,
-            "sync_every_moves": 300,
-            "roles": {"producers": 1, "method": "beam", "repair_moves": 300, "pool_size": 4},
-        },
-        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
-    }
-    for key, value in sections.items():
-        data.setdefault(key, {}).update(value)
-    path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
-    return path
+    """test_workers' two-worker run (meeting every 500 moves): worker 1 produces one-beam boards, worker 0
+    repairs them, taking the next after 300 moves without a new best."""
+    roles = {"producers": 1, "method": "beam", "repair_moves": 300, "pool_size": 4}
+    run = {"roles": roles, **sections.pop("run", {})}
+    search = {"restart_after": None, **sections.pop("search", {})}
+    construct = {"beam": {"width": 32, "fanout": 2}}
+    return workers_config(tmp_path, construct=construct, search=search, run=run, **sections)
 
 
 def fingerprint(run_dir: Path) -> tuple:
@@ -162,6 +152,16 @@ def test_a_stopped_role_split_run_resumes_with_its_pool(split, tmp_path):
     assert fingerprint(Path(resumed.run_dir)) == fingerprint(Path(straight.run_dir))
 
 
+def test_roles_on_a_dask_cluster_repeat_the_local_run(split, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    cfg = load_config(config_file(tmp_path))
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        dask = run_config(cfg, executor="dask", scheduler=cluster.scheduler_address)
+    assert fingerprint(Path(dask.run_dir)) == fingerprint(Path(split[0].run_dir))
+
+
 @pytest.mark.parametrize(
     ("key", "value", "problem"),
     [
@@ -182,7 +182,9 @@ def test_bad_role_settings_name_the_key(tmp_path, key, value, problem):
     assert problem in str(info.value) and str(path) in str(info.value)
 
 
-def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_nothing(split, tmp_path, monkeypatch):
+def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_nothing(
+    split, tmp_path, monkeypatch
+):
     from concurrent.futures import Future
 
     from e2opt.engine import coordinator
@@ -191,7 +193,7 @@ def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_noth
     class FlakyPool(InProcess):
         """Loses the third round of the producer and the fourth of the repairer, as a dead process would."""
 
-        lost: set = set()
+        lost: ClassVar[set] = set()
 
         def submit(self, fn, task):
             which = (task["role"], task["id"].rsplit("-r", 1)[1])
