@@ -150,6 +150,8 @@ class Coordinator:
                     if team.stop_reason is None:
                         submit(i)
             self.show()
+        if interrupted.triggered and team.stop_reason is None:  # the last answers came in with the signal
+            team.stop_reason = interrupted.reason
 
     def absorb(self, answer: dict[str, Any]) -> bool:
         """Take an answer; True when its worker goes on (not finished, the run not stopping)."""
