@@ -16,7 +16,25 @@ from .hourly import HourlyHistory, point, row, score_columns, span
 CURRENT_KINDS = ("stats", "diversify", "intensify")  # the current score: plateau events are rate-limited too
 PRODUCED_HATCH, REPAIRED_HATCH = "", "//"
 MAIN_TICKS = (1e-3, 1e-2, 0.1, 1, 10, 60, 600, 3600, 36000, 360000)  # seconds
-MORE_TICKS = (3e-3, 3e-2, 0.3, 3, 30, 120, 300, 1800, 7200, 4 * 3600, 8 * 3600, 16 * 3600)
+MORE_TICKS = (
+    2e-3,
+    5e-3,
+    2e-2,
+    5e-2,
+    0.2,
+    0.5,
+    2,
+    5,
+    20,
+    30,
+    120,
+    300,
+    1800,
+    7200,
+    4 * 3600,
+    8 * 3600,
+    16 * 3600,
+)
 
 
 def series(run_dir: Path) -> tuple[HourlyHistory, list[tuple[float, int]]]:
@@ -96,9 +114,9 @@ def _best_panel(ax, run_dir: Path, found: HourlyHistory, current: list, max_scor
         ax.set_ylim(max(0, min(ys) - 5), max_score + 2)
     ax.axhline(max_score, color="#2da44e", linestyle="--", linewidth=1, label=f"max {max_score}")
     ax.set_xscale("log")
-    right = max(end, floor * 10)
-    ax.set_xlim(floor, right * 1.2)
-    ax.xaxis.set_major_locator(FixedLocator(_ticks(floor, right * 1.2)))
+    right = max(end, floor * 4)
+    ax.set_xlim(floor, right * 1.1)
+    ax.xaxis.set_major_locator(FixedLocator(_ticks(floor, right * 1.1)))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.xaxis.set_major_formatter(FuncFormatter(_seconds_label))
     ax.set_xlabel("wall time, log scale (construction included)")
