@@ -188,7 +188,13 @@ def test_produced_events_replace_the_constructions_in_the_counts(tmp_path):
         {"event": "produced", "worker": 0, "role": "producer", "score": 455, "wall_s": 3700.0, "kept": False},
     ]
     write_log(tmp_path, events)
-    assert run_history(tmp_path).produced_counts() == {0: Counter({450: 1}), 1: Counter({455: 1})}
+    found = run_history(tmp_path)
+    assert found.produced_counts() == {0: Counter({450: 1}), 1: Counter({455: 1})}
+    lines = report_lines(found)  # a construction raised the best line; the produced boards did not
+    assert (
+        lines[0]
+        == "best over wall time: 1 min 450, 2 min 450, 5 min 450, 10 min 450, 30 min 450, 1 h 450, end (1.03 h) 450"
+    )
 
 
 @pytest.mark.parametrize("walls", [(0.0, 0.002, 0.01, 0.3), (0.2, 0.4, 0.5, 0.9)])

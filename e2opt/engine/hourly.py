@@ -180,7 +180,8 @@ def report_lines(found: HourlyHistory, most_bests: int = 30) -> list[str]:
     if not found.best_line and not found.seen:
         return []
     marks = ", ".join(f"{span(t)} {'-' if v is None else v}" for t, v in found.marks())
-    end = f"end ({span(found.last_wall)}) {found.best_at(found.last_wall)}"
+    final = found.best_at(found.last_wall)
+    end = f"end ({span(found.last_wall)}) {'-' if final is None else final}"
     lines = [f"best over wall time: {marks + ', ' if marks else ''}{end}"]
     hours, produced = found.hours(), found.produced_counts()
     lines.append("hour    run best  best seen  new bests  produced  repaired  raised")
