@@ -6,7 +6,7 @@ config/schema.py.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .schema import positive, process_count_problem
@@ -46,6 +46,31 @@ class OutputConfig:
 
 
 @dataclass(frozen=True)
+class RolesConfig:
+    """Worker roles (docs/workers.md): the last ``producers`` workers only build boards for the run's pool,
+    with construction ``method`` (None: ``construct.method``); the others repair the pool's most promising
+    boards and leave one after ``repair_s`` seconds (or ``repair_moves`` moves, the rule for runs that must
+    repeat seed for seed) without a new best on it. The pool keeps ``pool_size``
+    boards; ``similar``: a board sharing more than this fraction of placements with a repaired one is taken
+    last. 0 producers (or a run of one worker): every worker builds its own board and searches it."""
+
+    producers: int = 0
+    method: str | None = None
+    pool_size: int = 64
+    repair_s: float = 60.0
+    repair_moves: int | None = None  # instead of repair_s: moves without a new best (a repeatable rule)
+    similar: float = 0.5
+
+    def __post_init__(self):
+        positive("producers", self.producers, allow_zero=True)
+        positive("pool_size", self.pool_size)
+        positive("repair_s", self.repair_s)
+        positive("repair_moves", self.repair_moves)
+        if not 0.0 <= self.similar <= 1.0:
+            raise ValueError(f"similar: a fraction of the cells, 0..1, got {self.similar}")
+
+
+@dataclass(frozen=True)
 class RunSection:
     """Workers of one run (docs/workers.md): how many, how they share boards, where a stagnated one restarts.
 
@@ -60,6 +85,7 @@ class RunSection:
     sync_every_moves: int | None = None
     restart_from: Literal["fresh", "best", "elite"] = "fresh"  # new construction, the run's best, an elite
     elite_size: int = 4  # distinct best boards kept for restarts from the elite pool
+    roles: RolesConfig = field(default_factory=RolesConfig)  # producers feed a pool, the others repair
 
     def __post_init__(self):
         problem = process_count_problem(self.workers) if isinstance(self.workers, int) else None

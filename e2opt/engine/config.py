@@ -4,13 +4,13 @@ engine/loader.py, which names the file and key of any error."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..config.schema import dump_yaml, positive, to_plain
 from ..config.sections import OutputConfig, RunSection, StopConfig
-from ..construct import ConstructConfig
+from ..construct import METHODS, ConstructConfig
 from ..search.config import SearchConfig
 
 
@@ -40,6 +40,14 @@ class RunConfig:
         if not self.name:
             object.__setattr__(self, "name", Path(self.instance).stem)
         _check_name(self.name)
+        method = self.run.roles.method
+        if method is not None and method not in METHODS:
+            raise ValueError(f"run.roles.method: unknown construction method {method!r} (known: {', '.join(METHODS)})")
+
+    def producer_construct(self) -> ConstructConfig:
+        """The construction a producer uses: run.roles.method, with the construct section's settings."""
+        method = self.run.roles.method
+        return self.construct if method is None else replace(self.construct, method=method)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, as written to a run folder's config.yaml."""

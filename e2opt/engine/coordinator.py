@@ -92,6 +92,8 @@ class Coordinator:
         return {
             "id": f"{team.dir.name}-w{i}-r{team.rounds[i]}",
             "worker": i,
+            "role": team.role(i),
+            "take": team.take_for(i),  # a pool board for a repairer done with its board
             "config": cfg.to_dict(),
             "t0": self.t0,
             "state": team.states[i],
@@ -162,6 +164,10 @@ class Coordinator:
         reason = answer["finished"]
         if reason is not None and reason.startswith("target_score") and self.team.stop_reason is None:
             self.stop(reason)
+        if self.team.producers_done() and self.team.stop_reason is None:
+            self.stop_file.touch()  # no one is left to repair: producers end with their current board
+            if reason is None:
+                reason = self.team.finished[i] = "repairers finished"
         return reason is None and self.team.stop_reason is None
 
     def stop(self, reason: str) -> None:

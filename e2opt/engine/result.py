@@ -87,6 +87,7 @@ def worker_figures(team: Team) -> list[dict[str, Any]]:
         out.append(
             {
                 "worker": i,
+                "role": team.role(i),
                 "best_score": meta["best_score"],
                 "iterations": team.moves[i],
                 "cpu_s": round(meta["cpu_s"], 3),

@@ -106,7 +106,9 @@ def _resume(
 def _past(cfg: RunConfig, team: Team, wall_s: float) -> str | None:
     """The criterion that every worker already met at the checkpoint, None when one still has work."""
     reason = None
-    for state in team.states:
+    for i, state in enumerate(team.states):
+        if team.role(i) == "producer":
+            continue  # a producer ends when the others have (coordinator.absorb)
         if state is None:
             return None
         meta, search = state["meta"], SearchState.from_dict(state["search"])

@@ -94,6 +94,8 @@ class _Worker:
         self.flat = FlatPuzzle.of(puzzle)
         self.events: list[dict[str, Any]] = []
         self.seed_key = worker_streams(cfg.seed, task["worker"])[2]
+        self.role = task.get("role", "worker")
+        self.produced: list[dict[str, Any]] = []  # boards a producer made in this round
         state = task["state"]
         if state is None:
             self.first_search()
@@ -109,7 +111,9 @@ class _Worker:
         self.meta = {key: 0 for key in COUNTERS} | {key: 0.0 for key in TIMES} | {"construction": info}
         self.start(board, np.random.default_rng(search_seq))
         self.meta["best_score"], self.meta["search_best_wall_s"] = -1, self.clock.wall()
-        self.note_best(self.search.state.best_score)
+        self.note_best(self.search.state.best_score, "construction")
+        if self.role == "producer":
+            self.keep_produced(info)
 
     def build(self, rng: np.random.Generator) -> tuple[Any, dict]:
         """A new board by the configured construction, within what is left of the run's and the worker's budgets
@@ -126,16 +130,21 @@ class _Worker:
             log_dir.mkdir(parents=True, exist_ok=True)
         prefix = self.task.get("report")
         report = None if prefix is None else lambda text: _say(prefix + text)
-        board, info = construct(self.puzzle, self.cfg.construct, rng, deadline, log_dir, path.exists, report)
+        how = self.cfg.producer_construct() if self.role == "producer" else self.cfg.construct
+        board, info = construct(self.puzzle, how, rng, deadline, log_dir, path.exists, report)
         if log_dir is not None and log_dir.name.startswith("worker") and not any(log_dir.iterdir()):
             log_dir.rmdir()  # a worker's folder only when its construction kept something there
         return board, info
 
     def start(self, board: Any, rng: np.random.Generator) -> None:
         self.search = TabuSearch(self.puzzle, board, self.cfg.search, rng)
+        self.meta["board_score"] = int(
+            self.search.state.score
+        )  # what a repairer's "repaired" event starts from
 
-    def note_best(self, value: int) -> None:
-        """The search's best board becomes the worker's best when it beats it; recorded as an event."""
+    def note_best(self, value: int, move: str) -> None:
+        """The search's best board becomes the worker's best when it beats it; recorded as an event that names
+        the worker's role and the move that made it (or "construction", "pool")."""
         if value <= self.meta["best_score"]:
             return
         st = self.search.state
@@ -144,8 +153,17 @@ class _Worker:
         self.meta.update(best_score=int(value), best_wall_s=wall, best_cpu_s=cpu)
         moves = self.meta["moves_before"] + st.iteration
         self.events.append(
-            {"event": "best", "score": int(value), "iteration": moves, "wall_s": wall, "cpu_s": cpu}
-        )
+            {"event": "best", "score": int(value), "iteration": moves, "wall_s": wall, "cpu_s": cpu,
+             "role": self.role, "move": move}
+        )  # fmt: skip
+
+    def keep_produced(self, info: dict) -> None:
+        """A producer's new board, for the run's pool (the coordinator verifies it and writes the event)."""
+        st = self.search.state
+        self.produced.append(
+            {"piece": st.piece.copy(), "rot": st.rot.copy(), "score": int(st.score), "wall_s": self.clock.wall(),
+             "cpu_s": self.clock.cpu(), "method": info.get("method", self.cfg.producer_construct().method)}
+        )  # fmt: skip
 
     def note_plateau(self, kind: str, info: dict) -> None:
         """A plateau event, at most one of each kind per ``output.stats_every_s``: plateaus come many times a
@@ -178,16 +196,43 @@ class _Worker:
             total[name]["share"] = m["share"]
         return total
 
-    def restart(self) -> None:
-        """Leave a stagnated search for a new board from ``run.restart_from`` (a fresh one if none published)."""
+    def leave(self) -> tuple[np.random.Generator, np.random.Generator]:
+        """Fold the current search's counters into the worker's before a new board; that board's streams."""
         st = self.search.state
+        if self.role == "repairer":
+            self.events.append(
+                {"event": "repaired", "role": self.role, "score_before": self.meta.get("board_score", st.score),
+                 "score": int(st.best_score), "wall_s": self.clock.wall(), "cpu_s": self.clock.cpu()}
+            )  # fmt: skip
         self.meta["moves_summary_before"] = self.move_summary()
         self.meta["moves_before"] += st.iteration
         self.meta["diversifications_before"] += st.diversifications
         self.meta["intensifications_before"] += st.intensifications
         self.meta["restarts"] += 1
         self.meta["stagnant_intensifications"], self.meta["search_best_wall_s"] = 0, self.clock.wall()
-        construct_rng, search_rng = restart_streams(self.cfg.seed, self.seed_key, self.meta["restarts"])
+        return restart_streams(self.cfg.seed, self.seed_key, self.meta["restarts"])
+
+    def produce(self) -> None:
+        """A producer's next board: a new construction from the next stream, kept for the pool."""
+        construct_rng, search_rng = self.leave()
+        board, info = self.build(construct_rng)
+        self.start(board, search_rng)
+        self.note_best(self.search.state.best_score, "construction")
+        self.keep_produced(info)
+
+    def take(self, entry: dict[str, Any]) -> None:
+        """A repairer leaves its board for one the coordinator took from the pool."""
+        _, search_rng = self.leave()
+        self.start(self.flat.board(np.asarray(entry["piece"]), np.asarray(entry["rot"])), search_rng)
+        self.note_best(self.search.state.best_score, "pool")
+        self.events.append(
+            {"event": "restart", "from": "pool", "score": int(entry["score"]), "iteration": self.moves(),
+             "wall_s": self.clock.wall()}
+        )  # fmt: skip
+
+    def restart(self) -> None:
+        """Leave a stagnated search for a new board from ``run.restart_from`` (a fresh one if none published)."""
+        construct_rng, search_rng = self.leave()
         published = self.task["published"]
         source = self.cfg.run.restart_from if published else "fresh"
         if source == "fresh":
@@ -243,8 +288,37 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
     cpu_before = 0.0 if task["state"] is None else float(task["state"]["meta"]["cpu_s"])
     clock = stopping.Clock(time.time() - task["t0"], cpu_before)
     worker = _Worker(task, cfg, puzzle, clock)
-    meta, stop_file = worker.meta, StopFile(task["stop_file"])
-    finished = None
+    stop_file = StopFile(task["stop_file"])
+    if worker.role == "producer":
+        finished = _produce(worker, task, stop_file)
+    else:
+        if task.get("take") is not None:
+            worker.take(task["take"])
+        finished = _search(worker, task, stop_file)
+    meta = worker.meta
+    st = worker.search.state
+    meta["cpu_s"] = clock.cpu()
+    return {
+        "worker": task["worker"],
+        "state": {
+            "meta": meta,
+            "search": st.to_dict(),
+            "best_piece": worker.best[0],
+            "best_rot": worker.best[1],
+        },
+        "events": worker.events,
+        "finished": finished,
+        "current": int(st.score),
+        "moves": worker.moves(),
+        "move_summary": worker.move_summary(),
+        "produced": worker.produced,
+    }
+
+
+def _search(worker: _Worker, task: dict[str, Any], stop_file: StopFile) -> str | None:
+    """A searching worker's round: moves until the round ends; restarts when the search stagnates. The run
+    criterion that held, or None."""
+    cfg, clock, meta = worker.cfg, worker.clock, worker.meta
     while True:
         run_criteria = worker.criteria()
         round_end = [stopping.MaxWallTime(task["round_end_wall"]), stop_file]
@@ -262,7 +336,7 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
             if kind in ("diversify", "intensify"):
                 worker.note_plateau(kind, info)
             if kind == "best":
-                worker.note_best(info["score"])
+                worker.note_best(info["score"], info["move"])
 
         worker.search.run(stopping.AnyOf(run_criteria, *round_end, stagnation), clock, on_event)
         meta["stagnant_intensifications"], meta["search_best_wall_s"] = (
@@ -271,27 +345,25 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
         )
         status = worker.status()
         if run_criteria(status):
-            finished = run_criteria.reason
-            break
+            return run_criteria.reason
         if stop_file(status):
-            finished = "interrupted"
-            break
+            return "interrupted"
         if any(end(status) for end in round_end):
-            break
+            return None
         worker.restart()  # only the stagnation criterion held
-    st = worker.search.state
-    meta["cpu_s"] = clock.cpu()
-    return {
-        "worker": task["worker"],
-        "state": {
-            "meta": meta,
-            "search": st.to_dict(),
-            "best_piece": worker.best[0],
-            "best_rot": worker.best[1],
-        },
-        "events": worker.events,
-        "finished": finished,
-        "current": int(st.score),
-        "moves": worker.moves(),
-        "move_summary": worker.move_summary(),
-    }
+
+
+def _produce(worker: _Worker, task: dict[str, Any], stop_file: StopFile) -> str | None:
+    """A producer's round: new boards for the pool until the round's end (one board per meeting with
+    ``sync_every_moves``); its first round is its first board. The run criterion that held, or None."""
+    if task["state"] is None:
+        return None
+    while True:
+        criteria, status = worker.criteria(), worker.status()
+        if criteria(status):
+            return criteria.reason
+        if stop_file(status):
+            return "interrupted"
+        worker.produce()
+        if task["round_end_moves"] is not None or worker.clock.wall() >= task["round_end_wall"]:
+            return None

@@ -21,6 +21,7 @@ from ..search import stop as stopping
 from ..search.flat import FlatPuzzle
 from ..search.schedule import add_totals
 from ..search.state import SearchState
+from .boardpool import BoardPool
 from .checkpoint import save_checkpoint
 from .config import RunConfig
 from .events import EventLog, read_events
@@ -45,6 +46,48 @@ class Team:
         self.best: dict[str, Any] | None = None  # {"score", "worker", "iteration", "wall_s", "cpu_s"}
         self.best_board: Board | None = None
         self.stop_reason: str | None = None
+        roles = cfg.run.roles
+        self.pool = BoardPool(roles.pool_size, roles.similar)
+
+    # --- roles ---
+
+    def role(self, i: int) -> str:
+        """Worker i's role: workers 1..producers build boards for the pool and the others repair them
+        (worker 0 always searches, as the one worker of a run would); "worker" in a run without producers."""
+        producers = min(self.cfg.run.roles.producers, self.n - 1)
+        if producers == 0:
+            return "worker"
+        return "producer" if 1 <= i <= producers else "repairer"
+
+    def take_for(self, i: int) -> dict[str, Any] | None:
+        """A pool board for repairer i when it has gone ``repair_s`` seconds (``repair_moves`` moves) without
+        a new best on its board; None to let it go on."""
+        state, roles = self.states[i], self.cfg.run.roles
+        if self.role(i) != "repairer" or state is None or not self.pool.waiting():
+            return None
+        if roles.repair_moves is not None:
+            if int(state["search"]["moves_since_best"]) < roles.repair_moves:
+                return None
+        elif self.clock.wall() - state["meta"]["search_best_wall_s"] < roles.repair_s:
+            return None
+        entry = self.pool.take(i)
+        return {"piece": entry.piece, "rot": entry.rot, "score": entry.score, "key": entry.key}
+
+    def producers_done(self) -> bool:
+        """Every worker that is no producer has finished: producers have no one to produce for."""
+        return all(self.finished[i] is not None for i in range(self.n) if self.role(i) != "producer")
+
+    def take_produced(self, i: int, produced: list[dict[str, Any]], events: EventLog) -> None:
+        """A producer's boards, each verified, offered to the pool; one "produced" event each."""
+        for board in produced:
+            _, value = self.verified(board["piece"], board["rot"])
+            if value != board["score"]:
+                raise E2optError(f"worker {i}: a produced board scores {value}, reported {board['score']}")
+            kept = self.pool.offer(board["piece"], board["rot"], value, i, board["wall_s"])
+            events.write(
+                "produced", worker=i, role="producer", score=value, method=board["method"], kept=kept,
+                wall_s=round(board["wall_s"], 3), cpu_s=round(board["cpu_s"], 3),
+            )  # fmt: skip
 
     # --- what the workers found ---
 
@@ -69,6 +112,7 @@ class Team:
             info = state["meta"]["construction"]
             events.write("construction", worker=i, **{**info, "wall_s": round(self.clock.wall(), 3)})
         improved = False
+        self.take_produced(i, answer.get("produced", []), events)
         for event in answer["events"]:
             kind = event.pop("event")
             if kind == "best" and (self.best is None or event["score"] > self.best["score"]):
@@ -77,7 +121,7 @@ class Team:
                 events.write("best", worker=i, **rounded(event))
             elif kind == "best":
                 events.write("worker_best", worker=i, **rounded(event))  # for the per-worker curves
-            elif kind in ("restart", "diversify", "intensify"):
+            elif kind in ("restart", "diversify", "intensify", "repaired"):
                 events.write(kind, worker=i, **rounded(event))
         if improved:
             board, value = self.verified(state["best_piece"], state["best_rot"])
@@ -157,6 +201,7 @@ class Team:
                 arrays[f"w{i}.best_piece"], arrays[f"w{i}.best_rot"] = state["best_piece"], state["best_rot"]
         for j, e in enumerate(self.elite):
             arrays[f"elite{j}.piece"], arrays[f"elite{j}.rot"] = e["piece"], e["rot"]
+        arrays.update(self.pool.arrays())
         wall = self.clock.wall()
         meta = {
             "wall_s": wall,
@@ -174,6 +219,7 @@ class Team:
                 "best": self.best,
                 "elite_scores": [e["score"] for e in self.elite],
                 "published": len(self.published),
+                "pool": self.pool.meta(),
             },
         }
         save_checkpoint(self.dir, arrays, meta)
@@ -207,6 +253,8 @@ class Team:
             piece, rot = np.asarray(state[f"elite{j}.piece"]), np.asarray(state[f"elite{j}.rot"])
             team.elite.append({"score": int(value), "piece": piece, "rot": rot})
         team.published = team.elite[: team_meta["published"]]
+        if "pool" in team_meta:  # checkpoints before worker roles have none
+            team.pool.restore(team_meta["pool"], state)
         team.best = team_meta["best"]
         if team.best is not None:
             i = team.best["worker"]

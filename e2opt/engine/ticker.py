@@ -24,9 +24,13 @@ class ConstructionTicker:
 
     def line(self) -> str:
         """The line for now: elapsed wall time, and the workers' boards built so far."""
-        built = sum(state is not None for state in self.team.states)
-        method = self.team.cfg.construct.method
-        who = f", {built}/{self.team.n} workers have their board" if self.team.n > 1 else ""
+        team = self.team
+        built = sum(state is not None for state in team.states)
+        producing = team.cfg.producer_construct().method
+        methods = {producing if team.role(i) == "producer" else team.cfg.construct.method
+                   for i, state in enumerate(team.states) if state is None}  # fmt: skip
+        method = ", ".join(sorted(methods))
+        who = f", {built}/{team.n} workers have their board" if team.n > 1 else ""
         return f"constructing ({method})… {format_clock(time.perf_counter() - self.t0)} elapsed{who}"
 
     def _run(self) -> None:

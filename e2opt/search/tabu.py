@@ -108,6 +108,7 @@ class TabuSearch:
         self.acceptance = Acceptance(cfg.acceptance, state)
         self._diversify = DiversifyMove(self.ctx, MoveWeight())
         self._saved = (state.piece.copy(), state.rot.copy()) if self.acceptance.annealing else None
+        self.last_move = ""  # the move of the latest iteration: new-best events name it
 
     def _recompute(self) -> int:
         """colour, mis and the score of the current board from scratch."""
@@ -143,6 +144,7 @@ class TabuSearch:
         """One iteration: the scheduled move, kept or undone by the acceptance rule."""
         st, schedule = self.state, self.schedule
         i = schedule.pick()
+        self.last_move = self.moves[i].name
         if self._saved is not None:
             self._saved[0][:], self._saved[1][:] = st.piece, st.rot
         start = time.process_time() if schedule.timed else 0.0
@@ -218,7 +220,7 @@ class TabuSearch:
             if cfg.check:
                 self.check()
             if st.score > st.best_score:
-                self._new_best(clock, emit)
+                self._new_best(clock, emit, self.last_move)
                 return
             st.moves_since_best += 1
             st.plateau_moves += 1
@@ -239,16 +241,17 @@ class TabuSearch:
         st.diversifications += 1
         emit("diversify", self._counters())
         if st.score > st.best_score:
-            self._new_best(clock, emit)
+            self._new_best(clock, emit, "diversify")
         return False
 
-    def _new_best(self, clock: Clock, emit: EventCallback) -> None:
+    def _new_best(self, clock: Clock, emit: EventCallback, move: str) -> None:
+        """Keep the current board as the search's best; the event names the move that made it."""
         st = self.state
         st.best_piece[:], st.best_rot[:] = st.piece, st.rot
         st.best_score, st.best_iteration = st.score, st.iteration
         st.moves_since_best = st.plateau_moves = st.plateaus_in_a_row = 0
         st.time_to_best_wall, st.time_to_best_cpu = clock.wall(), clock.cpu()
-        info = {"score": st.score, "iteration": st.iteration}
+        info = {"score": st.score, "iteration": st.iteration, "move": move}
         emit("best", {**info, "wall_s": st.time_to_best_wall, "cpu_s": st.time_to_best_cpu})
 
     def _counters(self) -> dict:

@@ -1,0 +1,117 @@
+"""The run's pool of strong boards: producers put boards in, repairers take the most promising out.
+
+Bounded (``size`` boards) and deduplicated (a board seen once is never kept again, even after it left the
+pool). A repairer takes the best-scoring board not yet repaired whose placements differ enough from every
+board already repaired (at most ``similar`` of its cells hold the same piece turned the same way): boards
+of 458+ are locally optimal, so repair effort goes to new prefixes, not to copies of one board
+(../shared/research/longrun.md section 2). When every candidate is that close to a repaired board, the
+best-scoring candidate is taken anyway. Ties go to the board that came first, so a run meeting at
+``sync_every_moves`` takes the same boards on every repeat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+SEEN_LIMIT = 100_000  # keys of boards seen, kept for deduplication (about 4 MB in a checkpoint at the limit)
+
+
+def board_key(piece: np.ndarray, rot: np.ndarray) -> str:
+    """A board's identity: SHA-1 of its placements (16 hex digits)."""
+    digest = hashlib.sha1(np.asarray(piece, dtype=np.int64).tobytes())
+    digest.update(np.asarray(rot, dtype=np.int64).tobytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class Entry:
+    """A board of the pool, where it came from, and whether a repairer took it."""
+
+    key: str
+    score: int
+    piece: np.ndarray
+    rot: np.ndarray
+    worker: int
+    wall_s: float
+    taken_by: int | None = None
+
+    def meta(self) -> dict[str, Any]:
+        """What a checkpoint keeps besides the two arrays."""
+        return {"key": self.key, "score": self.score, "worker": self.worker, "wall_s": self.wall_s,
+                "taken_by": self.taken_by}  # fmt: skip
+
+
+class BoardPool:
+    """At most ``size`` boards, best first; repaired boards leave first when the pool is full."""
+
+    def __init__(self, size: int, similar: float):
+        self.size, self.similar = size, similar
+        self.entries: list[Entry] = []
+        self.seen: dict[str, None] = {}  # insertion-ordered set of every key offered
+
+    def offer(self, piece: np.ndarray, rot: np.ndarray, score: int, worker: int, wall_s: float) -> bool:
+        """Add a board unless seen before or worse than a full pool's worst; True when it was kept."""
+        key = board_key(piece, rot)
+        if key in self.seen:
+            return False
+        self.seen[key] = None
+        if len(self.seen) > SEEN_LIMIT:
+            del self.seen[next(iter(self.seen))]
+        entry = Entry(key, int(score), np.array(piece), np.array(rot), worker, float(wall_s))
+        self.entries.append(entry)
+        if len(self.entries) > self.size:
+            self.entries.remove(self._evictee())
+        return entry in self.entries
+
+    def _evictee(self) -> Entry:
+        """The repaired board of lowest score (oldest first), else the lowest-scoring board (newest first)."""
+        taken = [e for e in self.entries if e.taken_by is not None]
+        if taken:
+            return min(taken, key=lambda e: e.score)
+        return min(reversed(self.entries), key=lambda e: e.score)
+
+    def waiting(self) -> int:
+        """Boards no repairer took yet."""
+        return sum(e.taken_by is None for e in self.entries)
+
+    def take(self, worker: int) -> Entry | None:
+        """The most promising board not yet repaired (see the module docstring), marked as taken by worker."""
+        free = [e for e in self.entries if e.taken_by is None]
+        if not free:
+            return None
+        taken = [e for e in self.entries if e.taken_by is not None]
+        ranked = sorted(free, key=lambda e: -e.score)  # stable: first come first among equals
+        pick = ranked[0]
+        if taken:
+            pieces = np.stack([e.piece for e in taken])
+            rots = np.stack([e.rot for e in taken])
+            for entry in ranked:
+                same = ((pieces == entry.piece) & (rots == entry.rot)).mean(axis=1)
+                if same.max() <= self.similar:
+                    pick = entry
+                    break
+        pick.taken_by = worker
+        return pick
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The boards, for a checkpoint."""
+        out = {}
+        for j, e in enumerate(self.entries):
+            out[f"pool{j}.piece"], out[f"pool{j}.rot"] = e.piece, e.rot
+        return out
+
+    def meta(self) -> dict[str, Any]:
+        return {"entries": [e.meta() for e in self.entries], "seen": list(self.seen)}
+
+    def restore(self, meta: dict[str, Any], arrays: dict[str, Any]) -> None:
+        """The pool as a checkpoint left it."""
+        self.seen = dict.fromkeys(meta["seen"])
+        self.entries = [
+            Entry(m["key"], int(m["score"]), np.asarray(arrays[f"pool{j}.piece"]),
+                  np.asarray(arrays[f"pool{j}.rot"]), int(m["worker"]), float(m["wall_s"]), m["taken_by"])
+            for j, m in enumerate(meta["entries"])
+        ]  # fmt: skip

@@ -1,0 +1,251 @@
+"""Worker roles: producers feed the run's pool, repairers take its most promising boards (issue 25).
+
+The pool is bounded and deduplicated; a role split run meeting every N moves repeats seed for seed; a
+killed run resumes with its pool and never a lower best; every produced board is verified and counted.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+import pytest
+import yaml
+from test_workers import config_file as workers_config
+
+from e2opt.core.errors import ConfigError
+from e2opt.core.verify import verify_files
+from e2opt.engine.boardpool import BoardPool, board_key
+from e2opt.engine.checkpoint import load_checkpoint
+from e2opt.engine.events import read_events
+from e2opt.engine.loader import load_config
+from e2opt.engine.resume import resume_run
+from e2opt.engine.run import run_config
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
+
+
+def boards(seed: int, count: int, n: int = 16) -> list[tuple[np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    return [(rng.permutation(n), rng.integers(0, 4, n)) for _ in range(count)]
+
+
+def test_pool_keeps_each_board_once_and_at_most_its_size_best_first():
+    pool = BoardPool(size=5, similar=0.5)
+    made = boards(1, 12)
+    scores = [3, 9, 1, 7, 7, 2, 8, 5, 6, 4, 9, 0]
+    kept = [pool.offer(p, r, s, 1, float(t)) for t, ((p, r), s) in enumerate(zip(made, scores, strict=True))]
+    assert len(pool.entries) == 5
+    assert sorted(e.score for e in pool.entries) == sorted(scores)[-5:]
+    assert kept[1] and kept[11] is False  # 0 is worse than a full pool's worst
+    assert not pool.offer(*made[1], 9, 1, 99.0)  # seen before: never again, even the same board
+    assert len({e.key for e in pool.entries}) == 5
+
+
+def test_take_prefers_high_scores_unlike_the_boards_already_repaired():
+    pool = BoardPool(size=10, similar=0.5)
+    rng = np.random.default_rng(4)
+    first = (rng.permutation(16), rng.integers(0, 4, 16))
+    near = (first[0].copy(), first[1].copy())
+    near[1][:3] = (near[1][:3] + 1) % 4  # 13 of 16 placements as in `first`
+    far = (rng.permutation(16), rng.integers(0, 4, 16))
+    pool.offer(*first, 10, 1, 0.0)
+    pool.offer(*near, 9, 1, 1.0)
+    pool.offer(*far, 8, 1, 2.0)
+    assert pool.take(0).score == 10
+    assert pool.take(0).score == 8  # `near` scores more, but it is `first` again for the most part
+    assert pool.take(0).score == 9  # nothing else is left
+    assert pool.take(0) is None and pool.waiting() == 0
+
+
+def test_a_full_pool_lets_repaired_boards_go_first():
+    pool = BoardPool(size=2, similar=1.0)
+    (a, b, c) = boards(2, 3)
+    pool.offer(*a, 10, 1, 0.0)
+    pool.offer(*b, 5, 1, 0.0)
+    pool.take(0)  # the 10 is repaired: it leaves before the waiting 5
+    pool.offer(*c, 6, 1, 0.0)
+    assert sorted(e.score for e in pool.entries) == [5, 6] and pool.waiting() == 2
+
+
+def test_pool_survives_its_checkpoint_form():
+    pool = BoardPool(size=4, similar=0.5)
+    for t, (p, r) in enumerate(boards(3, 6)):
+        pool.offer(p, r, t, 1, float(t))
+    pool.take(2)
+    again = BoardPool(size=4, similar=0.5)
+    again.restore(json.loads(json.dumps(pool.meta())), pool.arrays())
+    assert [e.meta() for e in again.entries] == [e.meta() for e in pool.entries]
+    assert again.seen == pool.seen
+    assert [board_key(e.piece, e.rot) for e in again.entries] == [e.key for e in pool.entries]
+
+
+def config_file(tmp_path: Path, **sections) -> Path:
+    """test_workers' two-worker run (meeting every 500 moves): worker 1 produces one-beam boards, worker 0
+    repairs them, taking the next after 300 moves without a new best."""
+    roles = {"producers": 1, "method": "beam", "repair_moves": 300, "pool_size": 4}
+    run = {"roles": roles, **sections.pop("run", {})}
+    search = {"restart_after": None, **sections.pop("search", {})}
+    construct = {"beam": {"width": 32, "fanout": 2}}
+    return workers_config(tmp_path, construct=construct, search=search, run=run, **sections)
+
+
+def fingerprint(run_dir: Path) -> tuple:
+    """What must repeat: the best board, each worker's figures, the events without times."""
+    result = json.loads((run_dir / "result.json").read_text())
+    timeless = [
+        {k: v for k, v in e.items() if not k.endswith(("_s", "pid", "pids", "per_s")) and k != "time"}
+        for e in read_events(run_dir)
+        if e["event"] in ("produced", "repaired", "restart", "best", "worker_best")
+    ]
+    workers = [(w["best_score"], w["iterations"], w["restarts"]) for w in result["workers"]]
+    return (run_dir / "best.board").read_text(), workers, timeless
+
+
+@pytest.fixture(scope="module")
+def split(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("split")
+    return run_config(load_config(config_file(tmp))), tmp
+
+
+def test_a_role_split_run_repeats_seed_for_seed(split, tmp_path):
+    first, _ = split
+    again = run_config(load_config(config_file(tmp_path)))
+    assert fingerprint(Path(first.run_dir)) == fingerprint(Path(again.run_dir))
+
+
+def test_producers_feed_the_pool_and_the_repairer_takes_from_it(split):
+    result, _ = split
+    run_dir = Path(result.run_dir)
+    events = list(read_events(run_dir))
+    produced = [e for e in events if e["event"] == "produced"]
+    assert produced and {e["worker"] for e in produced} == {1}
+    assert all(e["role"] == "producer" and e["method"] == "beam" for e in produced)
+    taken = [e for e in events if e["event"] == "restart" and e.get("from") == "pool"]
+    assert taken and {e["worker"] for e in taken} == {0}
+    repaired = [e for e in events if e["event"] == "repaired"]
+    assert len(repaired) == len(taken)  # a repairer leaves one board for each board it takes
+    assert all(e["score"] >= e["score_before"] for e in repaired)
+    # the repairer took the best waiting boards: every taken score is one a producer offered and kept
+    kept = [e["score"] for e in produced if e["kept"]]
+    assert all(e["score"] in kept for e in taken)
+    assert result.best_score >= max(e["score"] for e in produced)
+    bests = [e["score"] for e in events if e["event"] == "best"]
+    assert bests == sorted(set(bests)) and bests[-1] == result.best_score
+    assert {e["role"] for e in events if e["event"] == "best"} <= {"producer", "repairer"}
+    assert verify_files(SMALL, run_dir / "best.board").valid
+    assert result.workers[1]["iterations"] == 0 and result.workers[0]["iterations"] == 3000
+    assert result.stop_reason.startswith("max_iterations")
+
+
+def test_a_stopped_role_split_run_resumes_with_its_pool(split, tmp_path):
+    straight, _ = split
+    half = run_config(load_config(config_file(tmp_path), ["stop.max_iterations=1500"]))
+    state, meta, _ = load_checkpoint(Path(half.run_dir))
+    pool = meta["team"]["pool"]
+    assert pool["entries"] and all(f"pool{j}.piece" in state for j in range(len(pool["entries"])))
+    resumed = resume_run(half.run_dir, overrides=("stop.max_iterations=3000",))
+    assert resumed.best_score >= half.best_score
+    assert fingerprint(Path(resumed.run_dir)) == fingerprint(Path(straight.run_dir))
+
+
+def test_roles_on_a_dask_cluster_repeat_the_local_run(split, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    cfg = load_config(config_file(tmp_path))
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        dask = run_config(cfg, executor="dask", scheduler=cluster.scheduler_address)
+    assert fingerprint(Path(dask.run_dir)) == fingerprint(Path(split[0].run_dir))
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "problem"),
+    [
+        ("producers", -1, "run.roles.producers"),
+        ("method", "teleport", "run.roles.method"),
+        ("similar", 1.5, "run.roles.similar"),
+        ("repair_s", 0, "run.roles.repair_s"),
+        ("pools", 3, "run.roles.pools"),
+    ],
+)
+def test_bad_role_settings_name_the_key(tmp_path, key, value, problem):
+    path = config_file(tmp_path)
+    data = yaml.safe_load(path.read_text())
+    data["run"]["roles"][key] = value
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert problem in str(info.value) and str(path) in str(info.value)
+
+
+def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_nothing(
+    split, tmp_path, monkeypatch
+):
+    from concurrent.futures import Future
+
+    from e2opt.engine import coordinator
+    from e2opt.engine.slots import InProcess, WorkerDied
+
+    class FlakyPool(InProcess):
+        """Loses the third round of the producer and the fourth of the repairer, as a dead process would."""
+
+        lost: ClassVar[set] = set()
+
+        def submit(self, fn, task):
+            which = (task["role"], task["id"].rsplit("-r", 1)[1])
+            if which in (("producer", "3"), ("repairer", "4")) and which not in self.lost:
+                self.lost.add(which)
+                future = Future()
+                future.set_exception(WorkerDied("worker process 4242 ended (exit code -9)"))
+                return future
+            return super().submit(fn, task)
+
+    monkeypatch.setattr(coordinator, "make_workers_pool", lambda executor, n, scheduler: FlakyPool())
+    flaky = run_config(load_config(config_file(tmp_path)))
+    straight, _ = split
+    assert fingerprint(Path(flaky.run_dir)) == fingerprint(Path(straight.run_dir))
+    assert [w["lost"] for w in flaky.workers] == [1, 1]
+
+
+@pytest.mark.slow
+def test_a_killed_role_split_run_resumes_with_its_pool_and_its_best(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = config_file(
+        tmp_path,
+        stop={"max_iterations": None, "max_wall_s": 40},
+        run={"sync_every_moves": None, "share_every_s": 1,
+             "roles": {"producers": 1, "method": "beam", "repair_s": 1, "pool_size": 5000}},
+        output={"checkpoint_every_s": 1},
+    )  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "e2opt", "run", str(path), "--quiet"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    runs, deadline, run_dir = tmp_path / "runs", time.time() + 90, None
+    while time.time() < deadline:
+        folders = list(runs.glob("*")) if runs.exists() else []
+        if folders and (folders[0] / "checkpoint").exists():
+            run_dir = folders[0]
+            meta = load_checkpoint(run_dir)[1]
+            if len(meta["team"]["pool"]["entries"]) >= 3:
+                break
+        time.sleep(0.3)
+    assert run_dir is not None
+    os.killpg(proc.pid, signal.SIGKILL)  # the run and its worker processes, at once
+    proc.wait()
+    _, meta, _ = load_checkpoint(run_dir)
+    before_keys = {e["key"] for e in meta["team"]["pool"]["entries"]}
+    before_best = max(e["score"] for e in read_events(run_dir) if e["event"] == "best")
+    resumed = resume_run(str(run_dir), overrides=("stop.max_wall_s=45",), quiet=True)
+    _, after, _ = load_checkpoint(run_dir)
+    assert before_keys <= {e["key"] for e in after["team"]["pool"]["entries"]}
+    assert resumed.best_score >= before_best
+    assert verify_files(SMALL, run_dir / "best.board").valid
