@@ -119,7 +119,7 @@ def test_per_hour_counts_equal_a_recount_of_the_log(tmp_path, seed):
     )
     assert {h: n for h, n in found.improved.items() if n} == dict(raised)
     bests = [e for e in events if e["event"] == "best"]
-    assert [(b.wall_s, b.score, b.worker, b.role, b.move) for b in found.new_bests] == [
+    assert [(b.wall_s, b.score, b.worker, b.role, b.move) for b in found.bests()] == [
         (e["wall_s"], e["score"], e["worker"], e["role"], e["move"]) for e in bests
     ]
 
@@ -129,14 +129,16 @@ def test_the_text_tables_hold_the_recounted_numbers(tmp_path):
     write_log(tmp_path, events)
     lines = report_lines(run_history(tmp_path))
     start = lines.index(next(x for x in lines if x.startswith("boards produced per hour")))
-    head = lines[start + 1].split()
-    assert head[0] == "hour" and head[-1] == "all"
-    scores = [int(h) for h in head[1:-1] if not h.startswith("<")]  # 8 highest scores, lower ones summed
     for k, kind in enumerate(("produced", "repaired")):
         table = recount(tmp_path / "events.jsonl", kind)
         at = start + k * 6
         if k:
             assert lines[at] == "boards repaired per hour, by the best score reached:"
+        head = lines[at + 1].split()
+        assert head[0] == "hour" and head[-1] == "all"
+        scores = [int(h) for h in head[1:-1] if not h.startswith("<")]  # the table's 8 highest scores
+        everything = sorted({s for counts in table.values() for s in counts}, reverse=True)
+        assert scores == sorted(everything[:8]) and head[1] == f"<{min(scores)}"
         for hour in range(4):
             cells = lines[at + 2 + hour].split()
             assert cells[0] == f"{hour}-{hour + 1}"
@@ -172,7 +174,7 @@ def test_an_old_run_folder_counts_its_constructions_and_names_no_role_or_move(tm
     assert "boards repaired per hour" not in text
     found = run_history(run_dir)
     assert found.produced_counts() == {0: Counter({5: 1})} and not found.roles
-    assert [(b.score, b.role, b.move) for b in found.new_bests] == [
+    assert [(b.score, b.role, b.move) for b in found.bests()] == [
         (5, "worker", "construction"),
         (9, "worker", "-"),
         (12, "worker", "-"),
@@ -229,3 +231,21 @@ def test_an_empty_log_reports_no_hourly_part_and_still_plots(tmp_path):
     write_log(tmp_path, [{"event": "start"}])
     assert report_lines(run_history(tmp_path)) == []
     assert score_png(tmp_path, 12, "tiny")[:4] == b"\x89PNG"
+
+
+def test_a_construction_that_raised_the_best_takes_its_workers_role(tmp_path):
+    """Construction events name no role: the one the worker's other events name is shown."""
+    events = [
+        {"event": "construction", "worker": 1, "score": 440, "wall_s": 3.0},
+        {"event": "construction", "worker": 0, "score": 430, "wall_s": 3.1},
+        {"event": "construction", "worker": 2, "score": 445, "wall_s": 3.2},
+        {"event": "produced", "worker": 1, "role": "producer", "score": 440, "wall_s": 3.0, "kept": True},
+        {"event": "best", "worker": 0, "role": "repairer", "move": "pool", "score": 446, "wall_s": 4.0},
+    ]
+    write_log(tmp_path, events)
+    found = run_history(tmp_path)
+    assert [(b.worker, b.role, b.move) for b in found.bests()] == [
+        (1, "producer", "construction"),
+        (2, "worker", "construction"),  # worker 2 names no role anywhere
+        (0, "repairer", "pool"),
+    ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,7 @@ class NewBest:
     wall_s: float
     score: int
     worker: int | None
-    role: str
+    role: str | None  # None: the event named none (a construction event); bests() fills in the worker's
     move: str
 
 
@@ -63,6 +63,7 @@ class HourlyHistory:
     constructions: dict[int, Counter[int]] = field(default_factory=dict)
     seen: dict[int, int] = field(default_factory=dict)  # hour -> best score of any board event in it
     roles: bool = False  # the log has produced or repaired events
+    worker_roles: dict[int, str] = field(default_factory=dict)  # the role each worker's events name
     last_wall: float = 0.0
 
     def add(self, event: dict[str, Any]) -> None:
@@ -71,6 +72,9 @@ class HourlyHistory:
         if isinstance(wall, int | float) and not isinstance(wall, bool):
             self.last_wall = max(self.last_wall, float(wall))
         kind = event.get("event")
+        worker, role = event.get("worker"), event.get("role")
+        if _integer(worker) and isinstance(role, str):
+            self.worker_roles[worker] = role
         at = point(event)
         if at is None:
             return
@@ -79,10 +83,9 @@ class HourlyHistory:
             self.seen[hour] = max(self.seen.get(hour, at[1]), at[1])
         if kind in ("best", "construction") and (not self.best_line or at[1] > self.best_line[-1][1]):
             self.best_line.append(at)
-            worker = event.get("worker")
             move = "construction" if kind == "construction" else str(event.get("move", NO_MOVE))
-            role = str(event.get("role", NO_ROLE))
-            self.new_bests.append(NewBest(at[0], at[1], worker if _integer(worker) else None, role, move))
+            named = role if isinstance(role, str) else None
+            self.new_bests.append(NewBest(at[0], at[1], worker if _integer(worker) else None, named, move))
         if kind == "construction":
             self.constructions.setdefault(hour, Counter())[at[1]] += 1
         elif kind == "produced":
@@ -96,6 +99,14 @@ class HourlyHistory:
             self.improved[hour] = self.improved.get(hour, 0) + int(raised)
 
     # --- the answers ---
+
+    def bests(self) -> list[NewBest]:
+        """The new bests, each with a role: its event's, else the one its worker's other events name (the
+        construction events name none), else ``worker`` (runs without roles)."""
+        roles = {None: NO_ROLE, **self.worker_roles}
+        return [
+            b if b.role is not None else replace(b, role=roles.get(b.worker, NO_ROLE)) for b in self.new_bests
+        ]
 
     def produced_counts(self) -> dict[int, Counter[int]]:
         """Boards produced per hour and score; the constructions when the log has no produced event."""
@@ -160,11 +171,9 @@ def span(seconds: float) -> str:
     return f"{seconds:.3g} s"
 
 
-def _table(
-    title: str, table: dict[int, Counter[int]], hours: list[int], columns: tuple[list[int], int | None]
-):
-    """A per-hour table of counts by score, as text lines."""
-    shown, lower = columns
+def _table(title: str, table: dict[int, Counter[int]], hours: list[int]) -> list[str]:
+    """A per-hour table of counts by score (its own 8 highest scores, the lower ones summed), as text lines."""
+    shown, lower = score_columns([table])
     heads = ([f"<{lower}"] if lower is not None else []) + [str(s) for s in shown] + ["all"]
     width = max(5, *(len(h) for h in heads))
     lines = [title, "hour    " + "".join(h.rjust(width + 1) for h in heads)]
@@ -196,15 +205,12 @@ def report_lines(found: HourlyHistory, most_bests: int = 30) -> list[str]:
             for c, w in zip(cells, (8, 11, 11, 10, 10, 8), strict=True)
         ]
         lines.append(f"{hour}-{hour + 1} h".ljust(8) + "".join(text))
-    columns = score_columns([produced, found.repaired])
     what = "producers' boards" if found.roles else "constructions: the run has no producers"
-    lines += _table(f"boards produced per hour, by score ({what}):", produced, hours, columns)
+    lines += _table(f"boards produced per hour, by score ({what}):", produced, hours)
     if found.roles:
-        lines += _table(
-            "boards repaired per hour, by the best score reached:", found.repaired, hours, columns
-        )
+        lines += _table("boards repaired per hour, by the best score reached:", found.repaired, hours)
     lines.append("new bests (wall, score, worker, role, move):")
-    bests = found.new_bests
+    bests = found.bests()
     hidden = len(bests) - most_bests
     shown = bests if hidden <= 0 else [*bests[:10], None, *bests[hidden + 10 :]]
     for b in shown:
