@@ -148,6 +148,9 @@ def _hours_panel(ax, found: HourlyHistory) -> None:
             style = {"color": colours[c], "hatch": hatch, "edgecolor": "white", "label": label}
             ax.bar(xs, heights, width, bottom=bottom, **style)
             bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+        for x, total in zip(xs, bottom, strict=True):  # the count on top: a short bar beside a tall one shows
+            if total:
+                ax.text(x, total, str(total), ha="center", va="bottom", fontsize="x-small")
     ax.set_xticks(hours, [f"{h}-{h + 1} h" for h in hours])
     kinds = "produced (plain) and repaired (hatched)" if found.roles else "constructions"
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
