@@ -158,7 +158,7 @@ def _hours_panel(ax, found: HourlyHistory) -> None:
     ax.set_title(f"boards per wall hour by score: {kinds}", fontsize="medium")
     if names:
         ax.set_ylim(
-            0, max(1, *(sum(row(t.get(h, Counter()), shown, lower)) for t, _ in tables for h in hours)) * 1.45
+            0, max(1, *(sum(row(t.get(h, Counter()), shown, lower)) for t, _ in tables for h in hours)) * 1.8
         )
         ax.legend(title="score", fontsize="small", ncol=min(len(names), 5), loc="upper left")
     else:
