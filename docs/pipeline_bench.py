@@ -1,0 +1,82 @@
+"""Side by side: e2opt's team variants on the real puzzle, same seeds, same budget, one variant after the other.
+
+    python docs/pipeline_bench.py --cpu-s 1200 --seeds 1 2 3 --out docs/pipeline_data/cpu1200.json
+
+Each variant is config/eternity2.yaml with some `--set` overrides (VARIANTS), run on 2 workers with a CPU
+budget of all workers together; every best board is re-verified from the puzzle file by e2opt's verifier.
+Prints, per variant and seed, the final score, when it came (wall s) and which role and move made it, the
+boards produced and repaired; then the medians. Runs go to a temporary runs folder unless --keep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "config" / "eternity2.yaml"
+VARIANTS = {
+    # every worker builds its own beam board and searches it (the team before issue 25)
+    "no roles": ["run.roles.producers=0"],
+    # worker 1 produces breakdfs boards (DFS + completion), worker 0 repairs the pool's best
+    "pipeline": ["run.roles.producers=1"],
+}
+
+
+def run(variant: list[str], seed: int, cpu_s: float, runs: Path) -> dict:
+    """One run; its result.json with what the events say of the best and of the boards."""
+    sets = [arg for s in [*variant, f"output.runs_dir={runs}", "output.plots=false"] for arg in ("--set", s)]
+    cmd = [sys.executable, "-m", "e2opt", "run", str(CONFIG), "--seed", str(seed), "--workers", "2",
+           "--max-cpu-s", str(cpu_s), "--max-wall-s", str(cpu_s * 4), "--quiet", *sets]  # fmt: skip
+    subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    run_dir = max(runs.iterdir(), key=lambda p: p.stat().st_mtime)
+    result = json.loads((run_dir / "result.json").read_text())
+    check = subprocess.run([sys.executable, "-m", "e2opt", "verify", str(ROOT / "instances" / "eternity2.txt"),
+                            str(run_dir / "best.board")], capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines() if line]
+    best = [e for e in events if e["event"] == "best"][-1]
+    return {
+        "score": result["best_score"],
+        "verified": check.returncode == 0,
+        "best_wall_s": best["wall_s"],
+        "best_by": f"{best.get('role', '-')}/{best.get('move', '-')}",
+        "produced": sorted(e["score"] for e in events if e["event"] == "produced"),
+        "repaired": [(e["score_before"], e["score"]) for e in events if e["event"] == "repaired"],
+        "cpu_s": result["cpu_s"],
+        "wall_s": result["wall_s"],
+        "run_dir": str(run_dir),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cpu-s", type=float, default=600.0, help="CPU budget of the two workers together")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
+    parser.add_argument("--out", type=Path, help="write every figure here as JSON")
+    parser.add_argument("--keep", type=Path, help="keep the run folders in this folder")
+    args = parser.parse_args()
+    runs = args.keep or Path(tempfile.mkdtemp(prefix="e2opt-pipeline-"))
+    runs.mkdir(parents=True, exist_ok=True)
+    figures: dict[str, dict[int, dict]] = {v: {} for v in args.variants}
+    for seed in args.seeds:
+        for name in args.variants:
+            figures[name][seed] = fig = run(VARIANTS[name], seed, args.cpu_s, runs)
+            print(f"{name:10s} seed {seed}: {fig['score']}/480 (verified {fig['verified']}) at {fig['best_wall_s']:.0f} s"
+                  f" by {fig['best_by']}; produced {fig['produced']}; {fig['cpu_s']:.0f} CPU s, {fig['wall_s']:.0f} wall s",
+                  flush=True)  # fmt: skip
+    for name, by_seed in figures.items():
+        scores = [f["score"] for f in by_seed.values()]
+        print(f"{name:10s} median {statistics.median(scores)}  ({', '.join(map(str, scores))})")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"cpu_s": args.cpu_s, "figures": figures}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
