@@ -193,7 +193,7 @@ def local_cluster():
 
 
 @pytest.fixture(scope="module")
-def config_sweeps(local_cluster, tmp_path_factory):
+def config_sweeps(local_cluster, tmp_path_factory, request):
     """One sweep per shipped config, AT_ONCE of them at a time on the shared cluster: while one sweep's client
     starts or writes its folder, the cluster runs another's task (one after the other, most of a sweep's wall
     time was its own process starting). Each test below waits for its config's sweep."""
@@ -206,8 +206,13 @@ def config_sweeps(local_cluster, tmp_path_factory):
         limits = ["stop.max_cpu_s=2", "stop.max_wall_s=30", *breakdfs_limits(config)]
         return sweep(folder, spec, "--scheduler", local_cluster, *(a for s in limits for a in ("--set", s)))
 
+    chosen = [  # the configs whose test was selected (-k): no sweep runs for nothing
+        item.callspec.params["config"]
+        for item in request.session.items
+        if item.originalname == "test_every_shipped_config_runs_as_a_sweep_task_on_dask"
+    ]
     with ThreadPoolExecutor(AT_ONCE) as pool:
-        yield {config.stem: pool.submit(one, config) for config in CONFIGS}
+        yield {config.stem: pool.submit(one, config) for config in chosen}
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda path: path.stem)
