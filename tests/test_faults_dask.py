@@ -114,8 +114,9 @@ def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path):
 
 
 def test_a_command_line_cluster_runs_a_sweep_of_two_worker_runs(tmp_path, cluster):
-    """Each run keeps its two workers: its task secedes and submits its rounds to the same cluster."""
-    sets = ["stop.max_cpu_s=1", "run.workers=2"]
+    """Each run keeps its two workers: its task secedes and submits its rounds to the same cluster. With two
+    workers the base config's roles make one a breakdfs producer: its completions are capped as above."""
+    sets = ["stop.max_cpu_s=1", "run.workers=2", *breakdfs_limits(HOLES.parent.parent / "eternity2.yaml")]
     proc, sweep_dir = sweep(
         tmp_path, HOLES, "--scheduler", cluster.address, *(a for s in sets for a in ("--set", s))
     )
