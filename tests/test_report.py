@@ -57,6 +57,17 @@ def test_finished_run_reads_the_stop_reason_from_result_json(tmp_path):
         "best found at 1.5 s wall, move 120",
         "last seen at 1.6 s wall, 1.4 s CPU, move 121, 86 moves/s",  # the end event, not the last stats
         "diversifications 1, intensifications 0, resumes 0",
+        "best over wall time: end (1.6 s) 12",  # what each hour bought: tests/test_hourly.py
+        "hour    run best  best seen  new bests  produced  repaired  raised",
+        "0-1 h         12         12          3         1         0       0",
+        "boards produced per hour, by score (constructions: the run has no producers):",
+        "hour         5   all",
+        "0-1 h        1     1",
+        "new bests (wall, score, worker, role, move):",
+        "         0.1 s     5  worker -   worker    construction",
+        "         0.5 s     9  worker -   worker    -",
+        "         1.5 s    12  worker -   worker    -",
+        "new bests by role and move: worker - 2, worker construction 1",
     ]
 
 

@@ -1,86 +1,192 @@
-"""Run pictures: score over time (score.png) from events.jsonl and the best board (best.svg)."""
+"""Run pictures: score.png (best score against log wall time, boards per hour by score; from events.jsonl
+through hourly.py) and the best board (best.svg)."""
 
 from __future__ import annotations
 
 import io
+from collections import Counter
 from pathlib import Path
 
 from ..core.board import Board
 from ..core.fsutil import atomic_write_bytes, atomic_write_text
 from ..core.puzzle import Puzzle
 from .events import read_events
+from .hourly import HourlyHistory, point, row, score_columns, span
 
 CURRENT_KINDS = ("stats", "diversify", "intensify")  # the current score: plateau events are rate-limited too
+PRODUCED_HATCH, REPAIRED_HATCH = "", "//"
+MAIN_TICKS = (1e-3, 1e-2, 0.1, 1, 10, 60, 600, 3600, 36000, 360000)  # seconds
+MORE_TICKS = (
+    2e-3,
+    5e-3,
+    2e-2,
+    5e-2,
+    0.2,
+    0.5,
+    2,
+    5,
+    20,
+    30,
+    120,
+    300,
+    1800,
+    7200,
+    4 * 3600,
+    8 * 3600,
+    16 * 3600,
+)
 
 
-def _point(event: dict) -> tuple[float, int] | None:
-    """(wall seconds, score) of an event; None when it lacks either (a hand-edited or foreign line)."""
-    wall, value = event.get("wall_s"), event.get("score")
-    if isinstance(wall, int | float) and isinstance(value, int):
-        return float(wall), value
-    return None
+def series(run_dir: Path) -> tuple[HourlyHistory, list[tuple[float, int]]]:
+    """(history, current): the best line, new bests and per-hour counts (hourly.py), and (wall s, score) of
+    the current score for the dots (CURRENT_KINDS and the constructions), in one pass over the events."""
+    found = HourlyHistory()
+    current: list[tuple[float, int]] = []
+    for event in read_events(run_dir):
+        found.add(event)
+        at = point(event)
+        if at is not None and event.get("event") in ("construction", *CURRENT_KINDS):
+            current.append(at)
+    return found, current
 
 
 def score_series(run_dir: Path) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
     """(best, current): lists of (wall seconds, score), streamed from the run's events.
 
-    Only plotted points are kept: best events that raise the best for the line, CURRENT_KINDS for the dots,
-    the constructions (starting boards, one per worker) for both; other kinds are skipped.
+    The best line is hourly.py's (best events that raise it and the constructions, starting boards, one per
+    worker); the dots are CURRENT_KINDS and the constructions; other kinds are skipped.
     """
-    best: list[tuple[float, int]] = []
-    current: list[tuple[float, int]] = []
-    for event in read_events(run_dir):
-        kind, point = event.get("event"), _point(event)
-        if point is None:
-            continue
-        if kind in ("best", "construction") and (not best or point[1] > best[-1][1]):
-            # the run's best never falls: a later, weaker construction (another worker's) is no best
-            best.append(point)
-        if kind in ("construction", *CURRENT_KINDS):
-            current.append(point)
-    return best, current
+    found, current = series(run_dir)
+    return found.best_line, current
 
 
 def worker_series(run_dir: Path) -> dict[int, list[tuple[float, int]]]:
     """Each worker's best over time (runs with several workers: best and worker_best events name the worker)."""
-    series: dict[int, list[tuple[float, int]]] = {}
+    lines: dict[int, list[tuple[float, int]]] = {}
     for event in read_events(run_dir):
-        point, worker = _point(event), event.get("worker")
-        if event.get("event") in ("best", "worker_best") and point is not None and isinstance(worker, int):
-            series.setdefault(worker, []).append(point)
-    return series
+        at, worker = point(event), event.get("worker")
+        if event.get("event") in ("best", "worker_best") and at is not None and isinstance(worker, int):
+            lines.setdefault(worker, []).append(at)
+    return lines
 
 
-def score_png(run_dir: Path, max_score: int, title: str) -> bytes:
-    """The score-over-time plot as PNG bytes: best as a step line, current as dots."""
+def _log_floor(points: list[tuple[float, int]]) -> float:
+    """Where the log time axis starts: a little before the first positive time (a time of 0 is drawn there)."""
+    positive = [wall for wall, _ in points if wall > 0]
+    return min(positive) / 2 if positive else 1e-3
+
+
+def _seconds_label(seconds: float, _position: object = None) -> str:
+    """Tick labels of the log time axis: 10 ms, 1 s, 5 min, 2 h."""
+    if seconds < 1:
+        return f"{seconds * 1000:g} ms"
+    return span(seconds)
+
+
+def _ticks(low: float, high: float) -> list[float]:
+    """Round times for the log axis between low and high: decades and minutes/hours, with halves when few."""
+    main = [t for t in MAIN_TICKS if low <= t <= high]
+    if len(main) >= 3:
+        return main
+    return sorted(t for t in (*MAIN_TICKS, *MORE_TICKS) if low <= t <= high)
+
+
+def _best_panel(ax, run_dir: Path, found: HourlyHistory, current: list, max_score: int) -> None:
+    """The best score (step line, each worker's too) and the current score (dots) against log wall time."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    best = found.best_line
+    end = max(found.last_wall, best[-1][0] if best else 0.0)
+    floor = _log_floor([*best, *current])
+    clip = [(max(w, floor), v) for w, v in current]
+    if clip:
+        ax.plot(*zip(*clip, strict=True), ".", color="#9aa5b1", markersize=3, label="current")
+    if best:
+        line = [(max(w, floor), v) for w, v in best]
+        line.append((max(end, line[-1][0]), line[-1][1]))  # the best line runs on to the end of the log
+        xs, ys = zip(*line, strict=True)
+        ax.step(list(xs), list(ys), where="post", color="#1f6feb", linewidth=1.8, label="best")
+        workers = worker_series(run_dir)
+        for worker, points in sorted(workers.items()) if len(workers) > 1 else ():
+            points = [(max(w, floor), v) for w, v in points] + [(line[-1][0], points[-1][1])]
+            wx, wy = zip(*points, strict=True)
+            ax.step(list(wx), list(wy), where="post", linewidth=0.9, alpha=0.8, label=f"worker {worker}")
+        ax.set_ylim(max(0, min(ys) - 5), max_score + 2)
+    ax.axhline(max_score, color="#2da44e", linestyle="--", linewidth=1, label=f"max {max_score}")
+    ax.set_xscale("log")
+    right = max(end, floor * 4)
+    ax.set_xlim(floor, right * 1.1)
+    ax.xaxis.set_major_locator(FixedLocator(_ticks(floor, right * 1.1)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.xaxis.set_major_formatter(FuncFormatter(_seconds_label))
+    ax.set_xlabel("wall time, log scale (construction included)")
+    ax.set_ylabel("score (matched joins)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+
+
+def _hours_panel(ax, found: HourlyHistory) -> None:
+    """Boards per hour as bars stacked by score: produced (plain) and, with roles, repaired (hatched)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    hours, produced = found.hours(), found.produced_counts()
+    tables = [(produced, PRODUCED_HATCH)]
+    if found.roles:
+        tables.append((found.repaired, REPAIRED_HATCH))
+    shown, lower = score_columns([t for t, _ in tables])
+    names = ([f"< {lower}"] if lower is not None else []) + [str(s) for s in shown]
+    colours = plt.get_cmap("viridis")([i / max(1, len(names) - 1) for i in range(len(names))])
+    width = 0.8 / len(tables)
+    for k, (table, hatch) in enumerate(tables):
+        xs = [h - 0.4 + width * (k + 0.5) for h in hours]
+        bottom = [0] * len(hours)
+        cells = [row(table.get(h, Counter()), shown, lower) for h in hours]
+        for c, name in enumerate(names):
+            heights = [cell[c] for cell in cells]
+            label = name if k == 0 else None
+            style = {"color": colours[c], "hatch": hatch, "edgecolor": "white", "label": label}
+            ax.bar(xs, heights, width, bottom=bottom, **style)
+            bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+        for x, total in zip(xs, bottom, strict=True):  # the count on top: a short bar beside a tall one shows
+            if total:
+                ax.text(x, total, str(total), ha="center", va="bottom", fontsize="x-small")
+    ax.set_xticks(hours, [f"{h}-{h + 1} h" for h in hours])
+    kinds = "produced (plain) and repaired (hatched)" if found.roles else "constructions"
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("boards")
+    ax.set_title(f"boards per wall hour by score: {kinds}", fontsize="medium")
+    if names:
+        ax.set_ylim(
+            0, max(1, *(sum(row(t.get(h, Counter()), shown, lower)) for t, _ in tables for h in hours)) * 1.8
+        )
+        ax.legend(title="score", fontsize="small", ncol=min(len(names), 5), loc="upper left")
+    else:
+        ax.text(0.5, 0.5, "no boards counted yet", ha="center", va="center", transform=ax.transAxes)
+    ax.grid(alpha=0.3, axis="y")
+
+
+def score_figure(run_dir: Path, max_score: int, title: str):
+    """The run's figure: the best score against log wall time above, the boards per hour by score below."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    best, current = score_series(run_dir)
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
-    if current:
-        ax.plot(*zip(*current, strict=True), ".", color="#9aa5b1", markersize=3, label="current")
-    if best:
-        if current and current[-1][0] > best[-1][0]:
-            best = [*best, (current[-1][0], best[-1][1])]  # the best line runs on to the last sample
-        xs, ys = zip(*best, strict=True)
-        ax.step(list(xs), list(ys), where="post", color="#1f6feb", linewidth=1.8, label="best")
-        workers = worker_series(run_dir)
-        for worker, points in sorted(workers.items()) if len(workers) > 1 else ():
-            points = [*points, (best[-1][0], points[-1][1])]
-            wx, wy = zip(*points, strict=True)
-            ax.step(list(wx), list(wy), where="post", linewidth=0.9, alpha=0.8, label=f"worker {worker}")
-        low = min(ys)
-        ax.set_ylim(max(0, low - 5), max_score + 2)
-    ax.axhline(max_score, color="#2da44e", linestyle="--", linewidth=1, label=f"max {max_score}")
-    ax.set_xlabel("wall seconds (construction included)")
-    ax.set_ylabel("score (matched joins)")
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
+    found, current = series(run_dir)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7.5), dpi=100, height_ratios=(3, 2))
+    _best_panel(top, run_dir, found, current, max_score)
+    top.set_title(title)
+    _hours_panel(bottom, found)
     fig.tight_layout()
+    return fig
+
+
+def score_png(run_dir: Path, max_score: int, title: str) -> bytes:
+    """score_figure as PNG bytes."""
+    fig = score_figure(run_dir, max_score, title)
+    import matplotlib.pyplot as plt  # after score_figure chose the Agg backend
+
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     plt.close(fig)

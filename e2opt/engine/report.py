@@ -16,6 +16,7 @@ from ..core.formats.viewer import viewer_url
 from ..core.fsutil import STATE_FILE_MB, read_user_text
 from ..core.puzzle import read_puzzle
 from .events import read_events
+from .hourly import HourlyHistory, report_lines
 from .plots import refresh_plots
 from .runfolder import INTERRUPTS, load_run_config, require
 
@@ -32,6 +33,7 @@ class EventSummary:
     damaged: list[int] = field(default_factory=list)  # lines that are not an event (0: the whole file)
     resumes: int = 0
     plateaus: dict[str, int] = field(default_factory=lambda: {"diversifications": 0, "intensifications": 0})
+    history: HourlyHistory = field(default_factory=HourlyHistory)  # what each hour bought (hourly.py)
 
     @property
     def ended(self) -> bool:
@@ -40,7 +42,8 @@ class EventSummary:
 
 
 def summarise_events(run_dir: Path) -> EventSummary:
-    """Stream the run's events: the last best, stats and end events, resumes, and the plateau totals.
+    """Stream the run's events: the last best, stats and end events, resumes, the plateau totals and what each
+    hour bought (hourly.py).
 
     Plateau events are sampled, so the totals come from the running counts the events carry.
     """
@@ -55,6 +58,7 @@ def summarise_events(run_dir: Path) -> EventSummary:
         elif kind == "end":
             summary.last_end = summary.last_figures = event
         summary.resumes += kind == "resume"
+        summary.history.add(event)
         for key in summary.plateaus:
             if isinstance(event.get(key), int):
                 summary.plateaus[key] = event[key]
@@ -164,6 +168,7 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
         f"diversifications {plateaus['diversifications']}, intensifications {plateaus['intensifications']}, "
         f"resumes {events.resumes}"
     )
+    lines += report_lines(events.history)
     if plots:
         refresh_plots(run_dir, puzzle, best)
         lines.append(f"plots: {run_dir / 'score.png'}" + (f", {run_dir / 'best.svg'}" if best else ""))
