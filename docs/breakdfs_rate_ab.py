@@ -54,7 +54,7 @@ def main() -> None:
     puzzle = read_puzzle(ROOT / "instances" / "eternity2.txt")
     kernels = {"before": old_kernel(commit), "after": new_kernel}
     runs = {name: engine.BreakDfs(puzzle, BreakDfsConfig(), seed) for name in kernels}
-    before = runs["before"]  # its entries as int32, as they were before commit dfs2's int16 lists
+    before = runs["before"]  # its entries as int32, as they were before commit 5ac1694's int16 lists
     before.lists = replace(before.lists, ent=before.lists.ent.astype(np.int32))
     for name, kern in kernels.items():  # compile / load outside the timing
         engine.k = kern
