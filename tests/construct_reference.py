@@ -16,14 +16,18 @@ class _Enough(Exception):
     """The reference DFS made the nodes it was asked for."""
 
 
-def reference_dfs(puzzle: Puzzle, order: FillOrder, ex_start, off_start, cand, rules, max_nodes: int):
+def reference_dfs(
+    puzzle: Puzzle, order: FillOrder, ex_start, off_start, cand, rules, max_nodes: int, two_start=None
+):
     """Placements (depth, code) in the order a plain recursive DFS makes them, at most ``max_nodes``.
 
     Same rules as backtrack_kernel.dfs, written from its docstring: exact list first, then the one-off
-    list when one more break is allowed at a non-frame cell with a key side; a placement has at most one
-    mismatched side, stays within allow[d], never touches a break with its own and keeps the quota.
+    list when one more break is allowed at a non-frame cell with a key side, then (cap >= 2) the slot's
+    rim-fitting list when two more breaks are allowed at a cell with two key sides, taking only the
+    placements that miss both key colours; a placement has at most ``cap`` mismatched sides, stays
+    within allow[d], never faces with a break a cell that touches an earlier break, keeps the quota.
     """
-    allow, frame_ok, no_touch, qsides, qmin, _, _ = rules
+    allow, frame_ok, no_touch, qsides, qmin, _, _, cap = rules
     cols, colours = puzzle.cols, puzzle.n_colours
     ocol = puzzle.oriented.reshape(-1, 4)
     board = {h.row * cols + h.col: h.piece * 4 + h.rot for h in puzzle.hints}
@@ -51,17 +55,22 @@ def reference_dfs(puzzle: Puzzle, order: FillOrder, ex_start, off_start, cand, r
         lists = [(0, range(ex_start[bucket], ex_start[bucket + 1]))]
         if breaks < allow[d] and frame_ok[d] and k0 >= 0:
             lists.append((1, range(off_start[bucket], off_start[bucket + 1])))
+            if cap >= 2 and breaks + 2 <= allow[d] and k1 >= 0:
+                slot = int(order.slot[d])
+                lists.append((2, range(two_start[slot], two_start[slot + 1])))
         for level, span in lists:
             for i in span:
                 code = int(cand[i])
                 if code // 4 in used:
                     continue
+                if level == 2 and (ocol[code, k0] == c0 or ocol[code, k1] == c1):
+                    continue
                 bad = mismatched_neighbours(d, code)
-                if len(bad) != len(bad[:1]) or len(bad) < level:
+                if len(bad) > cap or len(bad) < level:
                     continue
-                if bad and (breaks + 1 > allow[d] or not frame_ok[d]):
+                if bad and (breaks + len(bad) > allow[d] or not frame_ok[d]):
                     continue
-                if bad and no_touch and touch.get(bad[0], 0) > 0:
+                if bad and no_touch and any(touch.get(b, 0) > 0 for b in bad):
                     continue
                 if quota + qsides[code // 4] < qmin[d]:
                     continue

@@ -11,7 +11,14 @@ from conftest import INSTANCES, SET1
 from construct_reference import best_gain_codes, brute_force_best, reference_dfs, stack_after
 
 from e2opt.construct import backtrack_kernel as kernel
-from e2opt.construct.backtrack import allowance, breaks_of, quota_minimum, rules_for, run_backtrack
+from e2opt.construct.backtrack import (
+    allowance,
+    breaks_of,
+    kernel_lists,
+    quota_minimum,
+    rules_for,
+    run_backtrack,
+)
 from e2opt.construct.beam import board_from_codes, run_beam
 from e2opt.construct.config import BacktrackConfig, BeamConfig
 from e2opt.construct.order import ORDERS, make_order
@@ -134,6 +141,19 @@ def test_beam_stopped_early_completes_its_best_member():
     assert_valid(puzzle, board)
 
 
+def _key_misses(puzzle, order, placed: list[int]) -> int:
+    """Key sides of the last placement (codes by depth) whose colour differs from the neighbour's."""
+    cols, ocol = puzzle.cols, puzzle.oriented.reshape(-1, 4)
+    board = {h.row * cols + h.col: h.piece * 4 + h.rot for h in puzzle.hints}
+    board.update({int(order.cells[i]): code for i, code in enumerate(placed)})
+    d = len(placed) - 1
+    return sum(
+        1
+        for s in order.keys[d]
+        if s >= 0 and ocol[placed[d], s] != ocol[board[int(order.nbr[d, s])], (s + 2) % 4]
+    )
+
+
 def _kernel_state_after(puzzle, order, tab, rules, nodes):
     """The kernel's placements (codes by depth) after exactly ``nodes`` nodes."""
     m = order.depth
@@ -153,8 +173,9 @@ def _kernel_state_after(puzzle, order, tab, rules, nodes):
     return status, list(board[order.cells[: counters[kernel.DEPTH]]])
 
 
+@pytest.mark.parametrize("piece_breaks", [1, 2])
 @pytest.mark.parametrize("seed", range(4))
-def test_dfs_kernel_visits_the_nodes_of_the_reference_in_order(seed):
+def test_dfs_kernel_visits_the_nodes_of_the_reference_in_order(seed, piece_breaks):
     puzzle, _ = generate(4, 4, 2, 2, seed=seed, hints=seed % 2)
     cfg = BacktrackConfig(
         order="frame_comb" if seed % 2 else "row_scan",
@@ -162,17 +183,23 @@ def test_dfs_kernel_visits_the_nodes_of_the_reference_in_order(seed):
         quota=((6, 2),) if seed == 2 else (),
         touching_breaks=seed == 3,
         frame_breaks=seed == 1,
+        piece_breaks=piece_breaks,
     )
     order = make_order(puzzle, cfg.order, cfg.teeth)
     t = build_tables(puzzle, order)
     rules = rules_for(puzzle, order, cfg)
-    cand = np.concatenate([t.exact, t.one_off])
-    off_start = t.one_off_start + len(t.exact)
-    kernel.shuffle_lists(t.exact_start, cand, rules[3], np.array([seed], dtype=np.uint64))
+    cand, ex_start, off_start, two_start = kernel_lists(t, piece_breaks)
+    kernel.shuffle_lists(ex_start, cand, rules[3], np.array([seed], dtype=np.uint64))
     kernel.shuffle_lists(off_start, cand, rules[3], np.array([seed + 9], dtype=np.uint64))
-    tab = (t.colours, t.ocol, t.exact_start, off_start, cand)
-    visits = reference_dfs(puzzle, order, t.exact_start, off_start, cand, rules, 400)
+    kernel.shuffle_lists(two_start, cand, rules[3], np.array([seed + 5], dtype=np.uint64))
+    tab = (t.colours, t.ocol, ex_start, off_start, cand, two_start)
+    visits = reference_dfs(puzzle, order, ex_start, off_start, cand, rules, 400, two_start)
     assert len(visits) > 20
+    two = [i for i in range(len(visits)) if _key_misses(puzzle, order, stack_after(visits[: i + 1])) == 2]
+    if piece_breaks == 1:
+        assert not two  # no placement misses both key colours under the default cap
+    elif seed in (0, 2):
+        assert two  # these trees make some before their first complete board (seeds 1, 3 complete first)
     for n in range(1, len(visits) + 1):
         status, placed = _kernel_state_after(puzzle, order, tab, rules, n)
         assert placed == stack_after(visits[:n]), n

@@ -22,6 +22,13 @@ from ..search.stop import Clock, MaxCpuTime
 from ..search.tabu import TabuSearch
 from .config import HarvestConfig
 
+MIN_CPSAT_S = 0.2  # CP-SAT seconds below which a completion fills by the assignment alone
+
+
+def completion_cost(cfg: HarvestConfig) -> float:
+    """CPU seconds one completion may take by its settings: its CP-SAT models and its repair."""
+    return cfg.cpsat_s * (2 if cfg.neighbours else 1) + cfg.repair_s
+
 
 def holes_of(board: Board) -> list[tuple[int, int]]:
     """The empty cells, row-major."""
@@ -64,19 +71,25 @@ def _with_neighbours(puzzle: Puzzle, board: Board, filled: Board, holes, cpu_s: 
     return out if score(puzzle, out) > score(puzzle, filled) else filled
 
 
-def fill_holes(puzzle: Puzzle, partial: Board, cfg: HarvestConfig, seed: int) -> tuple[Board, str]:
-    """The partial board with every hole filled (see the module docstring) and how it was done."""
+def fill_holes(
+    puzzle: Puzzle, partial: Board, cfg: HarvestConfig, seed: int, cpsat_s: float | None = None
+) -> tuple[Board, str]:
+    """The partial board with every hole filled (see the module docstring) and how it was done; ``cpsat_s``
+    (default ``cfg.cpsat_s``) per CP-SAT model, none below ``MIN_CPSAT_S`` (the assignment then)."""
+    cpsat_s = cfg.cpsat_s if cpsat_s is None else cpsat_s
     holes = holes_of(partial)
     if not holes:
         return partial.copy(), "none"
     if non_adjacent(holes):
         return fill_by_assignment(puzzle, partial, holes), "assignment"
-    board = fill_by_cpsat(puzzle, partial, holes, cfg.cpsat_s, seed)
+    if cpsat_s < MIN_CPSAT_S:  # no time to build and solve a model: a valid board at once
+        return fill_by_assignment(puzzle, partial, holes), "assignment (no time for cpsat)"
+    board = fill_by_cpsat(puzzle, partial, holes, cpsat_s, seed)
     how = "cpsat holes"
     if board is None:  # nothing in time: the assignment still gives a valid board (adjacent holes unscored)
         return fill_by_assignment(puzzle, partial, holes), "assignment (cpsat found none)"
     if cfg.neighbours:
-        better = _with_neighbours(puzzle, partial, board, holes, cfg.cpsat_s, seed)
+        better = _with_neighbours(puzzle, partial, board, holes, cpsat_s, seed)
         if better is not board:
             board, how = better, "cpsat holes + neighbours"
     return board, how
@@ -88,20 +101,28 @@ def complete(
     cfg: HarvestConfig,
     rng: np.random.Generator,
     search: SearchConfig | None = None,
+    cpu_s: float | None = None,
 ) -> tuple[Board, dict]:
-    """Fill the holes, repair for ``cfg.repair_s`` CPU s; the board and what happened."""
+    """Fill the holes, repair for ``cfg.repair_s`` CPU s; the board and what happened. With ``cpu_s``, the
+    whole completion keeps within it: CP-SAT's limits scaled down by cpu_s / completion_cost (never up),
+    the repair given what is left of ``cpu_s`` (at most ``repair_s``)."""
     start = time.process_time()
     seed = int(rng.integers(2**31))
-    board, how = fill_holes(puzzle, partial, cfg, seed)
+    scale = 1.0 if cpu_s is None else min(1.0, max(0.0, cpu_s) / max(completion_cost(cfg), 1e-9))
+    board, how = fill_holes(puzzle, partial, cfg, seed, cfg.cpsat_s * scale)
     info = {
         "holes": len(holes_of(partial)),
         "partial_joins": placed_joins(puzzle, partial),
         "fill": how,
         "filled_score": score(puzzle, board),
     }
-    if cfg.repair_s > 0:
+    repair_s = cfg.repair_s
+    if cpu_s is not None:
+        repair_s = min(repair_s, cpu_s - (time.process_time() - start))
+    info["repair_s"] = round(max(repair_s, 0.0), 3)
+    if repair_s > 0:
         tabu = TabuSearch(puzzle, board, search or SearchConfig(), rng)
-        result = tabu.run(MaxCpuTime(cfg.repair_s), Clock())
+        result = tabu.run(MaxCpuTime(repair_s), Clock())
         if result.best_score > score(puzzle, board):
             board = result.best_board
     info["score"] = score(puzzle, board)

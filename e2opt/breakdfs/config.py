@@ -41,6 +41,7 @@ class HarvestConfig:
     cpsat_s: float = 10.0  # CP-SAT seconds per completion whose holes touch each other
     neighbours: bool = True  # CP-SAT completion may also move the placed pieces next to the holes
     repair_s: float = 15.0
+    deadline_share: float = 0.25  # of a construction's deadline kept for the completions (at most their cost)
 
     def __post_init__(self):
         positive("min_placed", self.min_placed)
@@ -49,6 +50,8 @@ class HarvestConfig:
         positive("complete", self.complete, allow_zero=True)
         positive("cpsat_s", self.cpsat_s)
         positive("repair_s", self.repair_s, allow_zero=True)
+        if not 0 <= self.deadline_share < 1:
+            raise ValueError(f"deadline_share: must be in [0, 1), got {self.deadline_share}")
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,7 @@ class BreakDfs:
         self.aborted = 0
         self.status = k.EXHAUSTED  # no attempt running yet
         self.nodes_done = 0  # nodes of finished attempts
+        self.floor = 0  # the attempt's deepest before ``restart_deepest`` (for the abort marks)
 
     @property
     def depth(self) -> int:
@@ -103,7 +104,14 @@ class BreakDfs:
         k.sort_lists(self.lists.start, self.lists.ent, self.rules.qval, self.rng)
         k.begin(self.st, self.geo.arrays(), self._tab())
         self.attempts += 1
+        self.floor = 0
         self.status = k.RUNNING
+
+    def restart_deepest(self) -> None:
+        """Record the deepest partial afresh from here (a new call's own deepest); the abort marks still
+        see the attempt's deepest, so the search visits the same nodes."""
+        self.floor = max(self.floor, int(self.st[7][k.DEEPEST]))
+        self.st[7][k.DEEPEST] = 0
 
     def step(self, chunk: int) -> list[Found]:
         """Run one chunk (a new attempt first when the last one ended); the boards it harvested."""
@@ -119,7 +127,7 @@ class BreakDfs:
             self.st, self.geo.arrays(), self._tab(), self._rules(), harvest, self.cfg.node_budget, chunk
         )
         at_mark = mark is not None and ctr[k.NODES] == mark[0] and self.status in (k.RUNNING, k.FULL)
-        if at_mark and ctr[k.DEEPEST] < mark[1]:
+        if at_mark and max(int(ctr[k.DEEPEST]), self.floor) < mark[1]:
             self.status = k.BUDGET  # behind the trajectory: the next step starts a new attempt
             self.aborted += 1
         m = self.depth
@@ -159,7 +167,8 @@ class BreakDfs:
         out = {n: a.copy() for n, a in zip(names, self.st, strict=True)}
         out["ent"] = self.lists.ent.copy()
         out["rng"] = self.rng.copy()
-        out["meta"] = np.array([self.attempts, self.status, self.nodes_done, self.aborted], dtype=np.int64)
+        meta = [self.attempts, self.status, self.nodes_done, self.aborted, self.floor]
+        out["meta"] = np.array(meta, dtype=np.int64)
         return out
 
     def load(self, arrays: dict[str, np.ndarray]) -> None:
@@ -169,4 +178,5 @@ class BreakDfs:
             a[:] = arrays[n]
         self.lists.ent[:] = arrays["ent"]
         self.rng[:] = arrays["rng"]
-        self.attempts, self.status, self.nodes_done, self.aborted = (int(x) for x in arrays["meta"])
+        meta = [int(x) for x in arrays["meta"]] + [0]  # states saved before ``floor`` existed have 4
+        self.attempts, self.status, self.nodes_done, self.aborted, self.floor = meta[:5]

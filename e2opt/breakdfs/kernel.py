@@ -99,12 +99,16 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
                 status = FULL
                 break
             continue
+        while used[ent[p] >> 3]:  # skip the used pieces in a tight loop (most of a list, late in the board)
+            p += 1
+            if p >= e:
+                break
+        if p >= e:
+            continue
         x = ent[p]
         p += 1
         code = x >> 1
         piece = code >> 2
-        if used[piece]:
-            continue
         mism = x & 1
         if mism > room:
             p = e  # the rest of the list breaks too

@@ -37,6 +37,8 @@ class Summary:
     cpu_s: float
     deepest: int
     deepest_codes: np.ndarray
+    call_codes: np.ndarray  # the deepest partial reached by this LongRun object (this call), codes by depth
+    call_cpu_s: float  # CPU of this object's runs (resumed time not counted)
     kept: int
     counts: dict
     band_rates: dict
@@ -52,9 +54,12 @@ class LongRun:
         self.pool = Pool(h.pool_size, h.margin, h.min_placed or default_min_placed(puzzle), folder)
         self.cpu_before = 0.0
         self.best_codes = np.zeros(0, dtype=np.int32)
+        self.call_codes = np.zeros(0, dtype=np.int32)
         self.band = {"<150": [0, 0.0], "150-200": [0, 0.0], ">200": [0, 0.0]}
         if folder is not None and (folder / "state.npz").exists():
             self._load(folder / "state.npz")
+        self.dfs.restart_deepest()  # so that ``call_codes`` is reached by this object, not loaded
+        self.cpu_loaded = self.cpu_before
 
     def _load(self, path: Path) -> None:
         with np.load(path) as data:
@@ -119,8 +124,10 @@ class LongRun:
             self._band(int(dfs.st[7][k.DEPTH]), dfs.nodes - n0, time.process_time() - t0)
             for f in found:
                 self._offer(f)
-            if dfs.deepest > len(self.best_codes):
-                self.best_codes = dfs.deepest_codes()
+            if dfs.deepest > len(self.call_codes):
+                self.call_codes = dfs.deepest_codes()
+                if len(self.call_codes) > len(self.best_codes):
+                    self.best_codes = self.call_codes.copy()
             if time.process_time() - last_ckpt >= checkpoint_every_s:
                 self.checkpoint(spent())
                 last_ckpt = time.process_time()
@@ -131,6 +138,8 @@ class LongRun:
             spent(),
             len(self.best_codes),
             self.best_codes.copy(),
+            self.call_codes.copy(),
+            spent() - self.cpu_loaded,
             len(self.pool.entries),
             self.pool.counts_dict(),
             {b: round(n / t) if t > 0 else 0 for b, (n, t) in self.band.items()},

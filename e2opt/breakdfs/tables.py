@@ -97,7 +97,7 @@ def build_lists(puzzle: Puzzle, order: FillOrder, frame: list[int], frame_colour
     off_len = np.bincount(off_bucket[keep], minlength=n_buckets)
     start = np.zeros(n_buckets + 1, dtype=np.int64)
     np.cumsum(ex_len + off_len, out=start[1:])
-    ent = np.empty(int(start[-1]), dtype=np.int32)
+    ent = np.empty(int(start[-1]), dtype=np.int16 if 2 * 4 * len(puzzle.pieces) <= 2**15 else np.int32)
     ex_codes = t.exact * 2
     off_codes = t.one_off[keep] * 2 + 1
     ex_pos = start[:-1].repeat(ex_len) + _ranks(ex_len)

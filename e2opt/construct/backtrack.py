@@ -88,7 +88,7 @@ class Outcome:
 
 
 def rules_for(puzzle: Puzzle, order: FillOrder, cfg: BacktrackConfig) -> tuple:
-    """(allow, frame_ok, no_touch, qsides, qmin, abort_nodes, abort_depth) arrays for the kernel."""
+    """(allow, frame_ok, no_touch, qsides, qmin, abort_nodes, abort_depth, cap) for the kernel."""
     m = order.depth
     colours = np.array(quota_colours(puzzle, cfg), dtype=np.int64)
     qsides = (
@@ -107,7 +107,22 @@ def rules_for(puzzle: Puzzle, order: FillOrder, cfg: BacktrackConfig) -> tuple:
         quota_minimum(cfg, m),
         abort_nodes,
         abort_depth,
+        cfg.piece_breaks,
     )
+
+
+def kernel_lists(tables: Tables, piece_breaks: int) -> tuple[np.ndarray, ...]:
+    """(candidates, exact starts, one-off starts, two-off starts per slot) in the kernel's compact dtypes:
+    the exact and one-off lists, then (piece_breaks >= 2 only) every slot's rim-fitting list."""
+    parts = [tables.exact, tables.one_off]
+    base = len(tables.exact) + len(tables.one_off)
+    two_start = np.full(len(tables.every_start), base, dtype=np.int64)
+    if piece_breaks >= 2:
+        parts.append(tables.every)
+        two_start = tables.every_start + base
+    cand = np.concatenate(parts).astype(np.int32)
+    off_start = tables.one_off_start + len(tables.exact)
+    return cand, tables.exact_start.astype(np.int32), off_start.astype(np.int32), two_start.astype(np.int32)
 
 
 def run_backtrack(
@@ -128,11 +143,9 @@ def run_backtrack(
     geo = (order.cells, order.nbr, order.keys, order.extras, order.slot)
     rng_state = np.array([rng.integers(2**63)], dtype=np.uint64)
     # compact dtypes keep the tables in cache: colours < 256, lists far below 2**31 entries
-    cand = np.concatenate([tables.exact, tables.one_off]).astype(np.int32)
-    ex_start = tables.exact_start.astype(np.int32)
-    off_start = (tables.one_off_start + len(tables.exact)).astype(np.int32)
+    cand, ex_start, off_start, two_start = kernel_lists(tables, cfg.piece_breaks)
     ocol = tables.ocol.astype(np.uint8)
-    tab = (tables.colours, ocol, ex_start, off_start, cand)
+    tab = (tables.colours, ocol, ex_start, off_start, cand, two_start)
     stack = np.zeros((6, m + 1), dtype=np.int64)
     counters = np.zeros(4, dtype=np.int64)
     board = np.full(puzzle.n_cells, -1, dtype=np.int64)
@@ -147,6 +160,8 @@ def run_backtrack(
         restarts += 1
         k.shuffle_lists(ex_start, cand, rules[3], rng_state)
         k.shuffle_lists(off_start, cand, rules[3], rng_state)
+        if cfg.piece_breaks >= 2:  # drawn only then, so the default keeps its random stream
+            k.shuffle_lists(two_start, cand, rules[3], rng_state)
         _reset(puzzle, stack, counters, board, used, touch)
         k.enter(
             0,

@@ -3,11 +3,13 @@
 One call runs up to a number of nodes (placements) and returns, so Python only checks the clock between
 chunks; every piece of search state lives in the arrays of ``stack`` and resumes where it stopped.
 At each depth the exact candidates (both key sides match) are tried first, then, when the schedule lets
-one more break in, the one-off candidates (one key side mismatched); extra placed sides are checked one
-by one. A placement is refused when its breaks pass the schedule (``allow[d]``: cumulative breaks allowed
-once depth d is placed), when it breaks a frame cell (``frame_ok``), when its break touches a cell that
-already has one (``no_touch``), when it has two mismatched sides, or when the quota count (sides of the
-quota colours placed so far) falls below ``qmin[d]``.
+one more break in, the one-off candidates (one key side mismatched), then, when ``cap`` >= 2 and two more
+breaks fit, the two-off candidates (both key sides mismatched: the slot's rim-fitting list, the others
+skipped); extra placed sides are checked one by one. A placement is refused when its breaks pass the
+schedule (``allow[d]``: cumulative breaks allowed once depth d is placed), when it breaks a frame cell
+(``frame_ok``), when a break of it faces a cell that already touches a break of an earlier placement
+(``no_touch``), when it has more than ``cap`` mismatched sides (``piece_breaks``, 1 by default), or when
+the quota count (sides of the quota colours placed so far) falls below ``qmin[d]``.
 """
 
 from __future__ import annotations
@@ -47,14 +49,15 @@ def dfs(stack, counters, board, used, touch, best, geo, tab, rules, budget, chun
     """Run the DFS for up to ``chunk`` more nodes; see the module docstring. Returns a kernel code.
 
     ``geo`` = (cells, nbr, keys, extras, slot), ``tab`` = (colours, ocol, exact starts, one-off starts,
-    candidates): both lists in one array (one-off starts offset by the exact list's length), shuffled,
-    ``rules`` = (allow, frame_ok, no_touch, qsides, qmin, abort_nodes, abort_depth). ``best`` receives
+    candidates, two-off starts): the lists in one array (one-off starts offset by the exact list's length;
+    two-off starts per slot, into the rim-fitting lists appended after them, empty when ``cap`` < 2),
+    ``rules`` = (allow, frame_ok, no_touch, qsides, qmin, abort_nodes, abort_depth, cap). ``best`` receives
     the deepest partial board of this attempt (codes by depth). ``budget``: nodes of the attempt.
     The scan position of the current depth lives in locals and goes back to ``stack`` on a move.
     """
     cells, nbr, keys, extras, slot = geo
-    colours, ocol, ex_start, off_start, cand = tab
-    allow, frame_ok, no_touch, qsides, qmin, abort_nodes, abort_depth = rules
+    colours, ocol, ex_start, off_start, cand, two_start = tab
+    allow, frame_ok, no_touch, qsides, qmin, abort_nodes, abort_depth, cap = rules
     m = cells.shape[0]
     d = counters[DEPTH]
     nodes = counters[NODES]
@@ -72,6 +75,11 @@ def dfs(stack, counters, board, used, touch, best, geo, tab, rules, budget, chun
                 pos = off_start[b]
                 end = off_start[b + 1]
                 continue
+            if level == 1 and cap >= 2 and prev + 2 <= allow[d] and keys[d, 1] >= 0:
+                level = 2
+                pos = two_start[slot[d]]
+                end = two_start[slot[d] + 1]
+                continue
             d -= 1  # backtrack
             if d < 0:
                 status = EXHAUSTED
@@ -86,15 +94,19 @@ def dfs(stack, counters, board, used, touch, best, geo, tab, rules, budget, chun
         if used[code >> 2]:
             continue
         mism = level
+        if level == 2:  # the slot's whole list: only placements missing both key colours are new here
+            b = stack[BUCKET, d]
+            if ocol[code, keys[d, 0]] == (b // colours) % colours or ocol[code, keys[d, 1]] == b % colours:
+                continue
         if extras[d, 0] >= 0:  # sides beyond the two keys (next to a hint, a tooth's foot): one by one
             for j in range(2):
                 s = extras[d, j]
                 if s >= 0 and ocol[code, s] != facing(board, ocol, nbr, d, s):
                     mism += 1
-            if mism > 1:
+            if mism > cap:
                 continue
-        if mism == 1:
-            if prev + 1 > allow[d] or not frame_ok[d]:
+        if mism > 0:
+            if prev + mism > allow[d] or not frame_ok[d]:
                 continue
             if no_touch and _touches(code, d, board, ocol, nbr, touch):
                 continue
@@ -107,7 +119,7 @@ def dfs(stack, counters, board, used, touch, best, geo, tab, rules, budget, chun
         stack[QUOTA, d] = q
         board[cells[d]] = code
         used[code >> 2] = 1
-        if mism == 1:
+        if mism > 0:
             _mark_break(code, d, cells, board, ocol, nbr, touch, 1)
         prev, qprev = prev + mism, q
         nodes += 1

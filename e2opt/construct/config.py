@@ -106,6 +106,7 @@ class BacktrackConfig:
     breaks: tuple[tuple[int | float, int], ...] = DEFAULT_BREAKS
     frame_breaks: bool = False  # allow a break when placing a frame cell
     touching_breaks: bool = False  # allow two breaks to touch the same cell
+    piece_breaks: int = 1  # mismatched sides one placement may have (2: also both key sides missed)
     quota_colours: tuple[int, ...] = ()  # () = the quota_auto rarest inner colours
     quota_auto: int = 3
     quota: tuple[tuple[int | float, int], ...] = ()
@@ -121,6 +122,7 @@ class BacktrackConfig:
         _depths("breaks", self.breaks)
         _depths("quota", self.quota)
         positive("quota_auto", self.quota_auto)
+        positive("piece_breaks", self.piece_breaks)
         for i, c in enumerate(self.quota_colours):
             positive(f"quota_colours[{i}]", c)
         positive("node_budget", self.node_budget)

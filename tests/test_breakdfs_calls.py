@@ -1,0 +1,148 @@
+"""build_breakdfs within a deadline, and called again and again on one folder (issue 24, producers of issue 25)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from e2opt.breakdfs.complete import completion_cost
+from e2opt.breakdfs.config import BreakDfsConfig, HarvestConfig
+from e2opt.breakdfs.construct import COMPLETED, build_breakdfs, dfs_limit
+from e2opt.breakdfs.harvest import make_entry
+from e2opt.core.board import format_board, rule_violations, score
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import format_puzzle
+from e2opt.core.verify import verify_texts
+from e2opt.search.tabu import warm_up
+
+
+def _assert_full_and_valid(p, board):
+    assert (board.piece >= 0).all()
+    assert rule_violations(p, board) == []
+    report = verify_texts(format_puzzle(p), format_board(board))
+    assert report.valid and report.score == score(p, board)
+
+
+def _chunks(n):
+    """A stop request after ``n`` chunks of the DFS: the same placements whatever the machine's speed."""
+    calls = [0]
+
+    def stop() -> bool:
+        calls[0] += 1
+        return calls[0] > n
+
+    return stop
+
+
+def test_dfs_limit_leaves_the_completions_their_share_and_never_more_than_their_cost():
+    h = HarvestConfig(complete=2, cpsat_s=5, repair_s=20, deadline_share=0.25)
+    cfg = BreakDfsConfig(time_limit_s=10, harvest=h)
+    assert completion_cost(h) == 30
+    assert dfs_limit(cfg, None, 3.0) == 10  # no deadline: the DFS's own limit, completions on top
+    assert dfs_limit(cfg, 25, 0.0) == 10  # 25 - 6.25 leaves more than the DFS wants
+    assert dfs_limit(cfg, 8, 0.5) == pytest.approx(8 - 2 - 0.5)
+    assert dfs_limit(cfg, 8, 9.0) == 0.0
+    cheap = BreakDfsConfig(time_limit_s=100, harvest=HarvestConfig(complete=1, cpsat_s=1, repair_s=1))
+    assert dfs_limit(cheap, 100, 0.0) == pytest.approx(100 - 3)  # reserve = the completions' cost (3) < 25
+
+
+@pytest.mark.parametrize("deadline", [1.5, 3.0])
+def test_dfs_and_completions_keep_within_the_deadline(tmp_path, deadline):
+    warm_up()  # kernels loaded or compiled outside the budget, as the run engine does
+    import ortools.sat.python.cp_model  # noqa: F401  (loaded outside the budget too)
+
+    p = generate(7, 7, 3, 5, 2, hints=1, recolour=5)[0]
+    cfg = BreakDfsConfig(
+        scale_from=None, teeth=3, breaks=((30, 1), (36, 2), (42, 3)), quota=(), time_limit_s=60,
+        harvest=HarvestConfig(min_placed=40, complete=3, cpsat_s=10, repair_s=20),
+    )  # fmt: skip
+    began = time.process_time()
+    board, info = build_breakdfs(p, cfg, np.random.default_rng(1), deadline, tmp_path, None)
+    used = time.process_time() - began
+    _assert_full_and_valid(p, board)
+    assert info["dfs_limit_s"] <= deadline * (1 - cfg.harvest.deadline_share) + 1e-9
+    assert info["dfs_cpu_s"] <= info["dfs_limit_s"] + 0.3  # one chunk past the clock at most
+    assert info["cpu_s"] <= deadline + 0.6 and used <= deadline + 0.6  # 50 CPU s against 25 before
+    assert info["completion"]["repair_s"] <= deadline
+    assert info["cpu_s"] >= 0.8 * deadline  # and it does use its time
+
+
+def test_repeated_calls_on_one_folder_never_complete_a_board_twice(tmp_path):
+    p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
+    cfg = BreakDfsConfig(
+        scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(), node_budget=300_000,
+        harvest=HarvestConfig(min_placed=31, pool_size=50, complete=3, cpsat_s=0.5, repair_s=0.05),
+    )  # fmt: skip
+    seen: set[str] = set()
+    for call in range(4):
+        board, info = build_breakdfs(p, cfg, np.random.default_rng(call), None, tmp_path, _chunks(1))
+        _assert_full_and_valid(p, board)
+        assert info["completed"] and not seen & set(info["completed"])
+        seen |= set(info["completed"])
+        assert set(json.loads((tmp_path / "harvest" / COMPLETED).read_text())) == seen
+    assert len(seen) >= 8
+
+
+def test_a_call_with_nothing_new_harvested_completes_its_own_deepest_partial(tmp_path):
+    # recoloured sides and no breaks allowed: no complete board exists for this DFS; partials need all cells
+    p = generate(6, 6, 3, 4, 3, hints=1, recolour=6)[0]
+    cfg = BreakDfsConfig(
+        scale_from=None, teeth=3, breaks=(), quota=(), node_budget=200_000,
+        harvest=HarvestConfig(min_placed=36, complete=2, cpsat_s=0.5, repair_s=0.05),
+    )  # fmt: skip
+    from e2opt.breakdfs.longrun import LongRun
+
+    deepest = []
+    for call in range(3):
+        probe = LongRun(p, cfg, 0, tmp_path / "harvest")  # what the call will resume from
+        before = probe.dfs.nodes
+        probe.pool.close()
+        board, info = build_breakdfs(p, cfg, np.random.default_rng(call), None, tmp_path, _chunks(1))
+        _assert_full_and_valid(p, board)
+        assert info["harvest_kept"] == 0 and info["nodes"] > before
+        assert len(info["completed"]) == 1  # the deepest partial of this call, and only it
+        deepest.append(info["completed"][0])
+        assert info["call_placed"] <= info["best_placed"]
+    assert len(set(deepest)) == 3
+
+
+def test_the_deepest_partial_of_a_call_is_reached_in_that_call(tmp_path):
+    p = generate(6, 6, 3, 4, 3, hints=1, recolour=6)[0]
+    cfg = BreakDfsConfig(scale_from=None, teeth=3, breaks=(), quota=(), node_budget=10**9,
+                         harvest=HarvestConfig(min_placed=36, complete=1, cpsat_s=0.5, repair_s=0))  # fmt: skip
+    from e2opt.breakdfs.longrun import LongRun
+
+    first = LongRun(p, cfg, 4, tmp_path)
+    first.run(max_nodes=300_000, chunk=1 << 14)
+    second = LongRun(p, cfg, 4, tmp_path)
+    assert len(second.best_codes) == len(first.best_codes) and len(second.call_codes) == 0
+    second.run(max_nodes=310_000, chunk=1 << 12)
+    codes = second.call_codes
+    assert len(codes) > 0 and make_entry(codes, 0).key != make_entry(first.call_codes, 0).key
+
+
+@pytest.mark.parametrize("budget", [0.1, 1.0])
+def test_a_completion_with_touching_holes_keeps_within_its_cpu_share(budget):
+    warm_up()
+    import ortools.sat.python.cp_model  # noqa: F401
+
+    from e2opt.breakdfs.complete import complete, holes_of
+    from e2opt.breakdfs.longrun import LongRun
+    from e2opt.construct.finish import non_adjacent
+
+    p = generate(8, 8, 3, 5, 2, hints=1, recolour=5)[0]
+    h = HarvestConfig(min_placed=60, cpsat_s=10, repair_s=20)
+    cfg = BreakDfsConfig(scale_from=None, teeth=3, breaks=((40, 1), (50, 2), (55, 3)), quota=(), harvest=h)
+    run = LongRun(p, cfg, 3)
+    run.run(max_nodes=200_000, chunk=1 << 14)
+    partial = run.dfs.board(run.best_codes[: len(run.best_codes) - 14])
+    assert not non_adjacent(holes_of(partial))
+    began = time.process_time()
+    board, info = complete(p, partial, h, np.random.default_rng(0), cpu_s=budget)
+    _assert_full_and_valid(p, board)
+    assert time.process_time() - began <= budget + 0.3  # against 2 x 10 + 20 s by the settings
+    assert info["fill"].startswith("cpsat" if budget * 10 / completion_cost(h) >= 0.2 else "assignment")
+    assert info["score"] >= info["partial_joins"]
