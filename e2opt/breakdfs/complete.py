@@ -11,6 +11,7 @@ board, so the result never scores below the joins already matched among the part
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from ..construct.finish import fill_by_assignment, fill_by_cpsat, non_adjacent, 
 from ..core.board import Board, score
 from ..core.puzzle import Puzzle
 from ..search.config import SearchConfig
-from ..search.stop import Clock, MaxCpuTime
+from ..search.stop import AnyOf, Clock, MaxCpuTime, Requested
 from ..search.tabu import TabuSearch
 from .config import HarvestConfig
 
@@ -102,10 +103,11 @@ def complete(
     rng: np.random.Generator,
     search: SearchConfig | None = None,
     cpu_s: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[Board, dict]:
     """Fill the holes, repair for ``cfg.repair_s`` CPU s; the board and what happened. With ``cpu_s``, the
     whole completion keeps within it: CP-SAT's limits scaled down by cpu_s / completion_cost (never up),
-    the repair given what is left of ``cpu_s`` (at most ``repair_s``)."""
+    the repair given what is left of ``cpu_s`` (at most ``repair_s``) and ended early by ``stop()``."""
     start = time.process_time()
     seed = int(rng.integers(2**31))
     scale = 1.0 if cpu_s is None else min(1.0, max(0.0, cpu_s) / max(completion_cost(cfg), 1e-9))
@@ -122,7 +124,8 @@ def complete(
     info["repair_s"] = round(max(repair_s, 0.0), 3)
     if repair_s > 0:
         tabu = TabuSearch(puzzle, board, search or SearchConfig(), rng)
-        result = tabu.run(MaxCpuTime(repair_s), Clock())
+        criteria = AnyOf(MaxCpuTime(repair_s), *([Requested(stop)] if stop is not None else []))
+        result = tabu.run(criteria, Clock())
         if result.best_score > score(puzzle, board):
             board = result.best_board
     info["score"] = score(puzzle, board)

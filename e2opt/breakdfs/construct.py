@@ -91,12 +91,14 @@ def build_breakdfs(
     chosen = _chosen(puzzle, run, cfg, done)
     best, best_info, completed = None, {}, []
     for i, (key, partial) in enumerate(chosen):
+        if best is not None and stop is not None and stop():
+            break  # asked to stop: one completed board is what a construction must return
         share = None
         if deadline_s is not None:
             share = (deadline_s - (time.process_time() - began)) / (len(chosen) - i)
             if share <= 0 and best is not None:
                 break
-        board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share)
+        board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share, stop=stop)
         completed.append(key)
         done.add(key)
         if folder is not None:

@@ -74,18 +74,6 @@ class Stagnation:
         return self.after_s is not None and status.wall_s - self.best_wall >= self.after_s
 
 
-class StopFile:
-    """Stop criterion: the run asked its workers to stop (the file exists); read at the search's ticks."""
-
-    reason = "interrupted"
-
-    def __init__(self, path: str):
-        self.path = Path(path)
-
-    def __call__(self, status: stopping.Status) -> bool:
-        return self.path.exists()
-
-
 class _Worker:
     """A worker during one round: its current search and the counters it carries across searches."""
 
@@ -288,7 +276,7 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
     cpu_before = 0.0 if task["state"] is None else float(task["state"]["meta"]["cpu_s"])
     clock = stopping.Clock(time.time() - task["t0"], cpu_before)
     worker = _Worker(task, cfg, puzzle, clock)
-    stop_file = StopFile(task["stop_file"])
+    stop_file = stopping.Requested(Path(task["stop_file"]).exists)
     if worker.role == "producer":
         finished = _produce(worker, task, stop_file)
     else:
@@ -315,7 +303,7 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _search(worker: _Worker, task: dict[str, Any], stop_file: StopFile) -> str | None:
+def _search(worker: _Worker, task: dict[str, Any], stop_file: stopping.Requested) -> str | None:
     """A searching worker's round: moves until the round ends; restarts when the search stagnates. The run
     criterion that held, or None."""
     cfg, clock, meta = worker.cfg, worker.clock, worker.meta
@@ -353,7 +341,7 @@ def _search(worker: _Worker, task: dict[str, Any], stop_file: StopFile) -> str |
         worker.restart()  # only the stagnation criterion held
 
 
-def _produce(worker: _Worker, task: dict[str, Any], stop_file: StopFile) -> str | None:
+def _produce(worker: _Worker, task: dict[str, Any], stop_file: stopping.Requested) -> str | None:
     """A producer's round: new boards for the pool until the round's end (one board per meeting with
     ``sync_every_moves``); its first round is its first board. The run criterion that held, or None."""
     if task["state"] is None:

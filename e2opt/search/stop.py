@@ -8,6 +8,7 @@ included) plus time spent before a resume; the Clock keeps that account.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +84,18 @@ class MaxIntensifications:
 
     def __call__(self, status: Status) -> bool:
         return status.intensifications >= self.n
+
+
+class Requested:
+    """Stops when ``asked()`` holds: a stop asked for from outside the search (the run's stop file)."""
+
+    reason = "interrupted"
+
+    def __init__(self, asked: Callable[[], bool]):
+        self.asked = asked
+
+    def __call__(self, status: Status) -> bool:
+        return bool(self.asked())
 
 
 class AnyOf:
