@@ -146,3 +146,16 @@ def test_a_completion_with_touching_holes_keeps_within_its_cpu_share(budget):
     assert time.process_time() - began <= budget + 0.3  # against 2 x 10 + 20 s by the settings
     assert info["fill"].startswith("cpsat" if budget * 10 / completion_cost(h) >= 0.2 else "assignment")
     assert info["score"] >= info["partial_joins"]
+
+
+def test_a_stop_request_ends_the_completions_with_one_board(tmp_path):
+    """A signal during a producer's construction: one completed board, its repair cut short (not 3 x 20 s)."""
+    p = generate(7, 7, 3, 5, 2, hints=1, recolour=5)[0]
+    cfg = BreakDfsConfig(
+        scale_from=None, teeth=3, breaks=((30, 1), (36, 2), (42, 3)), quota=(), time_limit_s=60,
+        harvest=HarvestConfig(min_placed=40, complete=3, cpsat_s=10, repair_s=20),
+    )  # fmt: skip
+    board, info = build_breakdfs(p, cfg, np.random.default_rng(1), None, tmp_path, _chunks(3))
+    _assert_full_and_valid(p, board)
+    assert len(info["completed"]) == 1
+    assert info["completion"]["cpu_s"] < 10  # the 20 CPU s repair ended at the request
