@@ -6,19 +6,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .repair import RepairConfig, RepairMove, rect, window_sums, worst
+from .repair import RepairMove, rect, window_sums, worst
+from .repair_window import WindowRepairConfig
 
 
 @dataclass(frozen=True)
-class WorstRepairConfig(RepairConfig):
+class WorstRepairConfig(WindowRepairConfig):
     """Destroy the size x size window holding the most mismatched joins (ties at random), then repair it."""
 
     size: int = 5  # window side
-
-    def __post_init__(self):
-        super().__post_init__()
-        if self.size < 2:
-            raise ValueError(f"size: must be at least 2, got {self.size}")
 
 
 class WorstRepairMove(RepairMove):
