@@ -34,12 +34,24 @@ VARIANTS = {  # --set overrides of the config
     "default": [],  # today's mix: assignment 1, tsr 0.2, region 0.3, border 0.05, fixed, tabu
     **{m: [*_OFF, f"search.moves.{m}.weight=1"] for m in REPAIRS},  # each repair move alone, tabu
     "mix": [*_OFF, *_ALL, "search.schedule.kind=adaptive"],  # all six, Ropke-Pisinger roulette, tabu
-    "default_plus": [*[f"search.moves.{m}.weight=0.1" for m in REPAIRS], "search.schedule.kind=adaptive"],
-    "mix_sa": [  # the same under the outer annealing (T 1.0 -> 0.2, two reheats)
+    "default_plus": [  # today's mix plus the six at weight 0.1 each, adaptive
+        *[f"search.moves.{m}.weight=0.1" for m in REPAIRS], "search.schedule.kind=adaptive",
+    ],
+    "mix_sa": [  # all six under the outer annealing (T 1.0 -> 0.2, two reheats)
         *_OFF, *_ALL, "search.schedule.kind=adaptive", "search.acceptance.kind=annealing",
         "search.acceptance.t_start=1.0", "search.acceptance.t_end=0.2", "search.acceptance.reheats=2",
     ],
+    # follow-ups on one board (docs/repair.md): fewer diversifications, annealing from the board, constant T
+    "pairs_plateau": [*_OFF, "search.moves.repair_pairs.weight=1", "search.plateau=30000"],
+    "window_keep": [*_OFF, "search.moves.repair_window.weight=1", "search.moves.repair_window.shuffle=false"],
+    "bfs_keep": [*_OFF, "search.moves.repair_bfs.weight=1", "search.moves.repair_bfs.shuffle=false"],
+    "mix_sa_t1": [
+        *_OFF, *_ALL, "search.schedule.kind=adaptive", "search.acceptance.kind=annealing",
+        "search.acceptance.t_start=1.0", "search.acceptance.t_end=1.0", "search.plateau=30000",
+    ],
 }  # fmt: skip
+
+FIRST = ["default", *REPAIRS, "mix", "default_plus", "mix_sa"]  # the side-by-side run of docs/repair.md
 
 
 def one(puzzle, board, cfg, seed: int, cpu_s: float) -> dict:
@@ -69,7 +81,7 @@ def main() -> None:
     parser.add_argument("--config", default="config/eternity2.yaml")
     parser.add_argument("--cpu-s", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
+    parser.add_argument("--variants", nargs="+", default=FIRST, choices=list(VARIANTS))
     parser.add_argument("--out", default="docs/repair_data/bench.jsonl")
     args = parser.parse_args()
     warm_up()

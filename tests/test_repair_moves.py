@@ -19,6 +19,7 @@ from e2opt.search.acceptance import Acceptance
 from e2opt.search.config import AcceptanceConfig, ScheduleConfig, SearchConfig
 from e2opt.search.moves import MOVES, MovesConfig
 from e2opt.search.moves import repair_kernel as rk
+from e2opt.search.moves.repair import repair_cells
 from e2opt.search.state import SearchState
 from e2opt.search.stop import AnyOf, Clock, MaxCpuTime, MaxIterations
 from e2opt.search.tabu import TabuSearch
@@ -253,3 +254,14 @@ def test_reheats_restart_the_cooling():
     assert temperature(twice, 50.0) == pytest.approx(2.0)  # the reheat
     assert temperature(twice, 75.0) == pytest.approx(temperature(once, 50.0))
     assert temperature(twice, 100.0) == pytest.approx(0.02) == temperature(once, 100.0)
+
+
+def test_no_cap_on_mismatches_per_cell():
+    """Cells may end a repair with two or more mismatched sides (the strongest 460 boards hold such cells)."""
+    search = _search(2, 6, 6, 0, moves=_moves("repair_window", steps=40, size=4))
+    move, worst_cell = search.moves[0], 0
+    for _ in range(10):
+        cells = move.destroy()
+        search.state.score += repair_cells(search.ctx, cells, move.settings, move.floor, move._buffers)
+        worst_cell = max(worst_cell, int(search.ctx.mis[cells].max()))
+    assert worst_cell >= 2
