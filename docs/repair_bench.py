@@ -1,6 +1,11 @@
 """Gain per CPU second of the repair moves (docs/repair.md) on strong boards, side by side with today's mix.
 
     python docs/repair_bench.py --boards B1.board B2.board --cpu-s 30 --out docs/repair_data/bench.jsonl
+    python docs/repair_bench.py --probe --boards B.board --cpu-s 4
+
+``--probe``: each repair move's calls from the board itself (put back after every call, no search loop, tabu
+floor off): calls per CPU second, the share of calls whose annealing got back to the input's score or above,
+the share that ended on another board of equal score (a sideways move), the median best of the annealing.
 
 For each start board, each variant (--set overrides of config/eternity2.yaml's search section, listed in
 VARIANTS) searches ``--cpu-s`` CPU seconds (process time, one process) from that board with the search
@@ -75,6 +80,34 @@ def one(puzzle, board, cfg, seed: int, cpu_s: float) -> dict:
     }
 
 
+def probe(path: str, cpu_s: float) -> None:
+    """Repair calls from the same board, one move at a time (see the module docstring)."""
+    from e2opt.search.config import SearchConfig
+    from e2opt.search.moves import MovesConfig
+    from e2opt.search.moves.repair import repair_cells
+
+    puzzle = read_puzzle(load_config("config/eternity2.yaml").instance)
+    board = read_board(path)
+    for name in REPAIRS:
+        cfg = SearchConfig(moves=MovesConfig(assignment=None, **{name: MOVES[name].settings()}))
+        search = TabuSearch(puzzle, board, cfg, np.random.default_rng(1))
+        move, st = search.moves[0], search.state
+        kept = st.piece.copy(), st.rot.copy()
+        bests, sideways, start = [], 0, time.process_time()
+        while time.process_time() - start < cpu_s:
+            delta = repair_cells(search.ctx, move.destroy(), move.settings, False, move._buffers)
+            bests.append(int(move.stats[0]))
+            sideways += delta == 0 and not np.array_equal(st.piece, kept[0])
+            st.piece[:], st.rot[:] = kept
+            search.ctx.recompute()
+        cpu = time.process_time() - start
+        back = sum(b >= 0 for b in bests)
+        print(
+            f"| {name} | {len(bests) / cpu:,.0f} | {back / len(bests):.1%} | {sideways / len(bests):.1%} | "
+            f"{statistics.median(bests):+g} | {max(bests):+d} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", nargs="+", required=True)
@@ -83,8 +116,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variants", nargs="+", default=FIRST, choices=list(VARIANTS))
     parser.add_argument("--out", default="docs/repair_data/bench.jsonl")
+    parser.add_argument("--probe", action="store_true", help="repair calls from the board, no search loop")
     args = parser.parse_args()
     warm_up()
+    if args.probe:
+        print("| move | calls per CPU s | back to the input or above | sideways | median best | max best |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for path in args.boards:
+            probe(path, args.cpu_s)
+        return
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     rows: dict[str, list[dict]] = {v: [] for v in args.variants}
