@@ -38,8 +38,10 @@ class AcceptanceConfig:
     t_start: float = 1.0  # temperature in joins: a loss of d joins is kept with probability exp(-d / T)
     t_end: float = 0.1  # geometric cooling from t_start to t_end over the run's CPU or iteration budget
     period_s: float = 300.0  # CPU seconds of one cooling when the run has no such budget (then reheat)
+    reheats: int = 0  # with a budget: back to t_start this many times (reheats + 1 equal coolings)
 
     def __post_init__(self):
+        positive("reheats", self.reheats, allow_zero=True)
         positive("t_start", self.t_start)
         positive("t_end", self.t_end)
         positive("period_s", self.period_s)

@@ -16,6 +16,12 @@ from .base import Move, MoveWeight
 from .border import BorderMove, BorderMoveConfig
 from .clique import CliqueMove, CliqueMoveConfig
 from .region import RegionMove, RegionMoveConfig
+from .repair_band import BandRepairConfig, BandRepairMove
+from .repair_bfs import BfsRepairConfig, BfsRepairMove
+from .repair_chain import ChainRepairConfig, ChainRepairMove
+from .repair_pairs import PairsRepairConfig, PairsRepairMove
+from .repair_window import WindowRepairConfig, WindowRepairMove
+from .repair_worst import WorstRepairConfig, WorstRepairMove
 from .tsr import TsrMove, TsrMoveConfig
 
 
@@ -39,6 +45,12 @@ MOVES: dict[str, MoveEntry] = {
     "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)"),
     "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)"),
     "clique": MoveEntry(CliqueMoveConfig, CliqueMove, "paper 002's RO by max clique on a window, holes by CP-SAT"),
+    "repair_window": MoveEntry(WindowRepairConfig, WindowRepairMove, "destroy a random window, repair by annealing (ALNS)"),
+    "repair_worst": MoveEntry(WorstRepairConfig, WorstRepairMove, "destroy the worst window, repair by annealing"),
+    "repair_bfs": MoveEntry(BfsRepairConfig, BfsRepairMove, "destroy a conflict region (BFS), repair by annealing"),
+    "repair_pairs": MoveEntry(PairsRepairConfig, PairsRepairMove, "destroy the cells of mismatched joins, repair"),
+    "repair_band": MoveEntry(BandRepairConfig, BandRepairMove, "destroy the worst band of rows/columns, repair"),
+    "repair_chain": MoveEntry(ChainRepairConfig, ChainRepairMove, "destroy a chain from a mismatch, repair"),
 }  # fmt: skip
 
 
