@@ -105,6 +105,9 @@ def build_breakdfs(
             atomic_write_text(folder / COMPLETED, json.dumps(sorted(done)))
         if best is None or info["score"] > best_info["score"]:
             best, best_info = board, info
+    run.pool.retire(completed)  # completed.json first: a kill in between only leaves them to be skipped
+    run.pool.compact()
+    run.pool.close()
     nh = len(puzzle.hints)
     info = {
         "order": cfg.order,

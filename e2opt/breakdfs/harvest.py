@@ -123,6 +123,13 @@ class Pool:
             self._floor[entry.complete] = min(e.rank for e in group)[1:3]
         return entry.key in self.entries
 
+    def retire(self, keys: list[str]) -> None:
+        """Drop boards that were completed (their completions went to the run), so that a pool full of them
+        makes room for new partials in a DFS that goes on for hours; the floor of a full pool goes with them."""
+        for key in keys:
+            self.entries.pop(key, None)
+        self._floor.clear()
+
     def ranked(self) -> list[Entry]:
         """The kept boards, best first."""
         return sorted(self.entries.values(), key=lambda e: e.rank, reverse=True)
