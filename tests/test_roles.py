@@ -83,6 +83,40 @@ def test_pool_survives_its_checkpoint_form():
     assert [board_key(e.piece, e.rot) for e in again.entries] == [e.key for e in pool.entries]
 
 
+def test_a_board_handed_out_but_not_searched_waits_again_in_checkpoints_and_after_release():
+    pool = BoardPool(size=4, similar=0.5)
+    (a, b) = boards(5, 2)
+    pool.offer(*a, 10, 1, 0.0)
+    pool.offer(*b, 9, 1, 0.0)
+    handed = pool.take(0)
+    meta = json.loads(json.dumps(pool.meta(pending={handed.key})))
+    assert all(m["taken_by"] is None for m in meta["entries"]) and meta["repaired"] == [False]
+    again = BoardPool(size=4, similar=0.5)
+    again.restore(meta, pool.arrays())
+    assert again.waiting() == 2 and not again.repaired
+    pool.release(handed.key)
+    assert pool.waiting() == 2 and not pool.repaired and pool.take(1).key == handed.key
+
+
+def test_repaired_boards_count_for_similar_after_they_leave_a_full_pool(monkeypatch):
+    import e2opt.engine.boardpool as boardpool
+
+    pool = BoardPool(size=2, similar=0.5)
+    rng = np.random.default_rng(6)
+    first = (rng.permutation(16), rng.integers(0, 4, 16))
+    pool.offer(*first, 10, 1, 0.0)
+    pool.take(0)
+    for t, (p, r) in enumerate(boards(7, 2)):
+        pool.offer(p, r, 5 + t, 1, 1.0)  # the pool is full: the repaired 10 leaves
+    assert all(e.taken_by is None for e in pool.entries)
+    near = (first[0].copy(), first[1].copy())
+    near[1][0] = (near[1][0] + 1) % 4
+    pool.offer(*near, 20, 1, 2.0)
+    assert pool.take(0).score == 6  # the 20 is the repaired 10 again for the most part
+    monkeypatch.setattr(boardpool, "SEEN_LIMIT", 1)  # keys forgotten: a board in the pool is offered again
+    assert not pool.offer(*near, 20, 1, 3.0) and len(pool.entries) == 2
+
+
 def config_file(tmp_path: Path, **sections) -> Path:
     """test_workers' two-worker run (meeting every 500 moves): worker 1 produces one-beam boards, worker 0
     repairs them, taking the next after 300 moves without a new best."""
@@ -170,6 +204,7 @@ def test_roles_on_a_dask_cluster_repeat_the_local_run(split, tmp_path):
         ("similar", 1.5, "run.roles.similar"),
         ("repair_s", 0, "run.roles.repair_s"),
         ("pools", 3, "run.roles.pools"),
+        ("repair_moves", None, "run.roles.repair_moves"),  # sync_every_moves needs it to repeat
     ],
 )
 def test_bad_role_settings_name_the_key(tmp_path, key, value, problem):
@@ -199,6 +234,7 @@ def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_noth
             which = (task["role"], task["id"].rsplit("-r", 1)[1])
             if which in (("producer", "3"), ("repairer", "4")) and which not in self.lost:
                 self.lost.add(which)
+                fn(task)  # the round ran (a producer's board was made), then its process died
                 future = Future()
                 future.set_exception(WorkerDied("worker process 4242 ended (exit code -9)"))
                 return future
@@ -209,6 +245,11 @@ def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_noth
     straight, _ = split
     assert fingerprint(Path(flaky.run_dir)) == fingerprint(Path(straight.run_dir))
     assert [w["lost"] for w in flaky.workers] == [1, 1]
+    produced = [e for e in read_events(Path(flaky.run_dir)) if e["event"] == "produced"]
+    files = sorted(p.name for p in (Path(flaky.run_dir) / "worker1" / "produced").glob("*.board"))
+    assert files == [
+        f"{n:06d}.board" for n in range(len(produced))
+    ]  # the lost board was handed over, not made twice
 
 
 @pytest.mark.slow

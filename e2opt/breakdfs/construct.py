@@ -98,6 +98,8 @@ def build_breakdfs(
             share = (deadline_s - (time.process_time() - began)) / (len(chosen) - i)
             if share <= 0 and best is not None:
                 break
+        if stop is not None and stop():
+            share = 0.0  # asked to stop: the holes filled by the assignment alone, no CP-SAT, no repair
         board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share, stop=stop)
         completed.append(key)
         done.add(key)

@@ -47,7 +47,7 @@ class OutputConfig:
 
 @dataclass(frozen=True)
 class RolesConfig:
-    """Worker roles (docs/workers.md): the last ``producers`` workers only build boards for the run's pool,
+    """Worker roles (docs/workers.md): workers 1..``producers`` only build boards for the run's pool,
     with construction ``method`` (None: ``construct.method``); the others repair the pool's most promising
     boards and leave one after ``repair_s`` seconds (or ``repair_moves`` moves, the rule for runs that must
     repeat seed for seed) without a new best on it. The pool keeps ``pool_size``
@@ -94,3 +94,8 @@ class RunSection:
         positive("share_every_s", self.share_every_s)
         positive("sync_every_moves", self.sync_every_moves)
         positive("elite_size", self.elite_size)
+        if self.sync_every_moves is not None and self.roles.producers and self.roles.repair_moves is None:
+            raise ValueError(
+                "roles.repair_moves: a run that meets every sync_every_moves moves repeats seed for seed only "
+                "when repairers take boards by moves; set run.roles.repair_moves (or producers: 0)"
+            )

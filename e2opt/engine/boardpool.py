@@ -27,7 +27,7 @@ def board_key(piece: np.ndarray, rot: np.ndarray) -> str:
     return digest.hexdigest()[:16]
 
 
-@dataclass
+@dataclass(eq=False)  # entries are compared by identity (their arrays cannot be compared with ==)
 class Entry:
     """A board of the pool, where it came from, and whether a repairer took it."""
 
@@ -46,17 +46,21 @@ class Entry:
 
 
 class BoardPool:
-    """At most ``size`` boards, best first; repaired boards leave first when the pool is full."""
+    """At most ``size`` boards; repaired boards leave first when the pool is full, but the placements of
+    the last ``size`` boards taken are kept for the ``similar`` rule."""
 
     def __init__(self, size: int, similar: float):
         self.size, self.similar = size, similar
         self.entries: list[Entry] = []
         self.seen: dict[str, None] = {}  # insertion-ordered set of every key offered
+        self.repaired: list[
+            tuple[np.ndarray, np.ndarray]
+        ] = []  # the last ``size`` boards taken, for ``similar``
 
     def offer(self, piece: np.ndarray, rot: np.ndarray, score: int, worker: int, wall_s: float) -> bool:
         """Add a board unless seen before or worse than a full pool's worst; True when it was kept."""
         key = board_key(piece, rot)
-        if key in self.seen:
+        if key in self.seen or any(e.key == key for e in self.entries):
             return False
         self.seen[key] = None
         if len(self.seen) > SEEN_LIMIT:
@@ -83,33 +87,50 @@ class BoardPool:
         free = [e for e in self.entries if e.taken_by is None]
         if not free:
             return None
-        taken = [e for e in self.entries if e.taken_by is not None]
         ranked = sorted(free, key=lambda e: -e.score)  # stable: first come first among equals
         pick = ranked[0]
-        if taken:
-            pieces = np.stack([e.piece for e in taken])
-            rots = np.stack([e.rot for e in taken])
+        if self.repaired:
+            pieces = np.stack([p for p, _ in self.repaired])
+            rots = np.stack([r for _, r in self.repaired])
             for entry in ranked:
                 same = ((pieces == entry.piece) & (rots == entry.rot)).mean(axis=1)
                 if same.max() <= self.similar:
                     pick = entry
                     break
         pick.taken_by = worker
+        self.repaired = [*self.repaired, (pick.piece, pick.rot)][-self.size :]
         return pick
 
+    def release(self, key: str) -> None:
+        """A board handed out but never searched (its round was lost or its worker had finished): it waits
+        again, and its placements no longer count as repaired."""
+        for entry in self.entries:
+            if entry.key == key and entry.taken_by is not None:
+                entry.taken_by = None
+                self.repaired = [(p, r) for p, r in self.repaired if board_key(p, r) != key]
+
     def arrays(self) -> dict[str, np.ndarray]:
-        """The boards, for a checkpoint."""
+        """The boards and the repaired placements, for a checkpoint."""
         out = {}
         for j, e in enumerate(self.entries):
             out[f"pool{j}.piece"], out[f"pool{j}.rot"] = e.piece, e.rot
+        for j, (piece, rot) in enumerate(self.repaired):
+            out[f"repaired{j}.piece"], out[f"repaired{j}.rot"] = piece, rot
         return out
 
-    def meta(self) -> dict[str, Any]:
-        return {"entries": [e.meta() for e in self.entries], "seen": list(self.seen)}
+    def meta(self, pending: set[str] = frozenset()) -> dict[str, Any]:
+        """The checkpoint's record; boards ``pending`` (handed out, their round not answered yet) as waiting."""
+        entries = [e.meta() | ({"taken_by": None} if e.key in pending else {}) for e in self.entries]
+        repaired = [board_key(p, r) not in pending for p, r in self.repaired]
+        return {"entries": entries, "seen": list(self.seen), "repaired": repaired}
 
     def restore(self, meta: dict[str, Any], arrays: dict[str, Any]) -> None:
         """The pool as a checkpoint left it."""
         self.seen = dict.fromkeys(meta["seen"])
+        self.repaired = [
+            (np.asarray(arrays[f"repaired{j}.piece"]), np.asarray(arrays[f"repaired{j}.rot"]))
+            for j, kept in enumerate(meta.get("repaired", [])) if kept
+        ]  # fmt: skip
         self.entries = [
             Entry(m["key"], int(m["score"]), np.asarray(arrays[f"pool{j}.piece"]),
                   np.asarray(arrays[f"pool{j}.rot"]), int(m["worker"]), float(m["wall_s"]), m["taken_by"])

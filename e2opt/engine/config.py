@@ -42,7 +42,9 @@ class RunConfig:
         _check_name(self.name)
         method = self.run.roles.method
         if method is not None and method not in METHODS:
-            raise ValueError(f"run.roles.method: unknown construction method {method!r} (known: {', '.join(METHODS)})")
+            raise ValueError(
+                f"run.roles.method: unknown construction method {method!r} (known: {', '.join(METHODS)})"
+            )
 
     def producer_construct(self) -> ConstructConfig:
         """The construction a producer uses: run.roles.method, with the construct section's settings."""

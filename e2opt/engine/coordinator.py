@@ -93,7 +93,7 @@ class Coordinator:
             "id": f"{team.dir.name}-w{i}-r{team.rounds[i]}",
             "worker": i,
             "role": team.role(i),
-            "take": team.take_for(i),  # a pool board for a repairer done with its board
+            "take": team.hand_out(i),  # a pool board for a repairer done with its board
             "config": cfg.to_dict(),
             "t0": self.t0,
             "state": team.states[i],
@@ -132,8 +132,9 @@ class Coordinator:
                 if exc is not None:
                     if type(exc).__name__ not in LOST:
                         raise exc
-                    if team.stop_reason is not None or interrupted.triggered:
-                        continue  # the run is ending: its last state is what it keeps
+                    if team.stop_reason is not None or interrupted.triggered or not self.wanted(i):
+                        team.settle(i, None)
+                        continue  # the run (or the producer's work) is ending: its last state is what it keeps
                     team.lost[i] += 1
                     self.events.write("worker_lost", worker=i, error=str(exc).splitlines()[0][:200])
                     self.progress.message(f"worker {i} lost ({type(exc).__name__}): its round starts again")
@@ -147,7 +148,7 @@ class Coordinator:
                 going = [i for i in sorted(waiting) if self.absorb(waiting.pop(i))]
                 self.after_answers(share=True)
                 for i in going:
-                    if team.stop_reason is None:
+                    if team.stop_reason is None and self.wanted(i):
                         submit(i)
             self.show()
         if interrupted.triggered and team.stop_reason is None:  # the last answers came in with the signal
@@ -171,6 +172,10 @@ class Coordinator:
             if reason is None:
                 reason = self.team.finished[i] = "repairers finished"
         return reason is None and self.team.stop_reason is None
+
+    def wanted(self, i: int) -> bool:
+        """Worker i has work left: a producer only while some repairer goes on."""
+        return self.team.role(i) != "producer" or not self.team.producers_done()
 
     def stop(self, reason: str) -> None:
         """Ask every worker to stop after its current move (a signal, or one reached the target)."""

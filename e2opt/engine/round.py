@@ -27,6 +27,7 @@ from ..search.schedule import add_totals
 from ..search.state import SearchState
 from ..search.tabu import TabuSearch, warm_up
 from .config import RunConfig
+from .produced import ProducedLog
 
 # scalar counters of a worker, carried across its searches (the search's own counters restart at zero)
 COUNTERS = ("moves_before", "diversifications_before", "intensifications_before", "restarts", "best_score")
@@ -95,7 +96,10 @@ class _Worker:
     def first_search(self) -> None:
         """Construct the worker's initial board (its own stream) and start its search."""
         construct_seq, search_seq, _ = worker_streams(self.cfg.seed, self.task["worker"])
-        board, info = self.build(np.random.default_rng(construct_seq))
+        if self.role == "producer":
+            board, info = self.made(0, np.random.default_rng(construct_seq))
+        else:
+            board, info = self.build(np.random.default_rng(construct_seq))
         self.meta = {key: 0 for key in COUNTERS} | {key: 0.0 for key in TIMES} | {"construction": info}
         self.start(board, np.random.default_rng(search_seq))
         self.meta["best_score"], self.meta["search_best_wall_s"] = -1, self.clock.wall()
@@ -109,8 +113,9 @@ class _Worker:
         limits = []
         if self.cfg.stop.max_wall_s is not None:
             limits.append(self.cfg.stop.max_wall_s - self.clock.wall())
+        how = self.cfg.producer_construct() if self.role == "producer" else self.cfg.construct
         if self.task["cpu_limit"] is not None:
-            limits.append((self.task["cpu_limit"] - self.clock.cpu()) / threads_used(self.cfg.construct))
+            limits.append((self.task["cpu_limit"] - self.clock.cpu()) / threads_used(how))
         deadline = max(0.0, min(limits)) if limits else None
         path = Path(self.task["stop_file"])
         log_dir = Path(self.task["log_dir"]) if self.task.get("log_dir") else None
@@ -118,7 +123,6 @@ class _Worker:
             log_dir.mkdir(parents=True, exist_ok=True)
         prefix = self.task.get("report")
         report = None if prefix is None else lambda text: _say(prefix + text)
-        how = self.cfg.producer_construct() if self.role == "producer" else self.cfg.construct
         board, info = construct(self.puzzle, how, rng, deadline, log_dir, path.exists, report)
         if log_dir is not None and log_dir.name.startswith("worker") and not any(log_dir.iterdir()):
             log_dir.rmdir()  # a worker's folder only when its construction kept something there
@@ -203,10 +207,21 @@ class _Worker:
     def produce(self) -> None:
         """A producer's next board: a new construction from the next stream, kept for the pool."""
         construct_rng, search_rng = self.leave()
-        board, info = self.build(construct_rng)
+        board, info = self.made(self.meta["restarts"], construct_rng)
         self.start(board, search_rng)
         self.note_best(self.search.state.best_score, "construction")
         self.keep_produced(info)
+
+    def made(self, n: int, rng: np.random.Generator) -> tuple[Any, dict]:
+        """A producer's board number n: the one a lost round made already (produced.py), else a new one."""
+        log_dir = self.task.get("log_dir")
+        boards = ProducedLog(Path(log_dir) / "produced" if log_dir else None)
+        found = boards.load(n)
+        if found is not None:
+            return found
+        board, info = self.build(rng)
+        boards.save(n, board, info)
+        return board, info
 
     def take(self, entry: dict[str, Any]) -> None:
         """A repairer leaves its board for one the coordinator took from the pool."""
@@ -277,11 +292,13 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
     clock = stopping.Clock(time.time() - task["t0"], cpu_before)
     worker = _Worker(task, cfg, puzzle, clock)
     stop_file = stopping.Requested(Path(task["stop_file"]).exists)
+    took = None
     if worker.role == "producer":
         finished = _produce(worker, task, stop_file)
     else:
-        if task.get("take") is not None:
-            worker.take(task["take"])
+        if task.get("take") is not None and not worker.criteria()(worker.status()):
+            worker.take(task["take"])  # a worker that has finished leaves the board to the pool
+            took = task["take"]["key"]
         finished = _search(worker, task, stop_file)
     meta = worker.meta
     st = worker.search.state
@@ -300,6 +317,7 @@ def search_round(task: dict[str, Any]) -> dict[str, Any]:
         "moves": worker.moves(),
         "move_summary": worker.move_summary(),
         "produced": worker.produced,
+        "took": took,
     }
 
 

@@ -48,6 +48,7 @@ class Team:
         self.stop_reason: str | None = None
         roles = cfg.run.roles
         self.pool = BoardPool(roles.pool_size, roles.similar)
+        self.pending: dict[int, str] = {}  # worker -> key of the pool board its round in flight was handed
 
     # --- roles ---
 
@@ -59,9 +60,10 @@ class Team:
             return "worker"
         return "producer" if 1 <= i <= producers else "repairer"
 
-    def take_for(self, i: int) -> dict[str, Any] | None:
-        """A pool board for repairer i when it has gone ``repair_s`` seconds (``repair_moves`` moves) without
-        a new best on its board; None to let it go on."""
+    def hand_out(self, i: int) -> dict[str, Any] | None:
+        """A pool board for repairer i's next round when it has gone ``repair_s`` seconds (``repair_moves``
+        moves) without a new best on its board; None to let it go on. The board counts as taken only once the
+        round's answer says it was searched (``absorb``); until then checkpoints keep it waiting."""
         state, roles = self.states[i], self.cfg.run.roles
         if self.role(i) != "repairer" or state is None or not self.pool.waiting():
             return None
@@ -71,7 +73,14 @@ class Team:
         elif self.clock.wall() - state["meta"]["search_best_wall_s"] < roles.repair_s:
             return None
         entry = self.pool.take(i)
+        self.pending[i] = entry.key
         return {"piece": entry.piece, "rot": entry.rot, "score": entry.score, "key": entry.key}
+
+    def settle(self, i: int, took: str | None) -> None:
+        """Worker i's round answered: a board handed out and not searched waits in the pool again."""
+        key = self.pending.pop(i, None)
+        if key is not None and key != took:
+            self.pool.release(key)
 
     def producers_done(self) -> bool:
         """Every worker that is no producer has finished: producers have no one to produce for."""
@@ -112,6 +121,7 @@ class Team:
             info = state["meta"]["construction"]
             events.write("construction", worker=i, **{**info, "wall_s": round(self.clock.wall(), 3)})
         improved = False
+        self.settle(i, answer.get("took"))
         self.take_produced(i, answer.get("produced", []), events)
         for event in answer["events"]:
             kind = event.pop("event")
@@ -186,6 +196,7 @@ class Team:
         return any(
             s is not None and s["meta"]["construction"].get("interrupted") and self.moves[i] == 0
             for i, s in enumerate(self.states)
+            if self.role(i) != "producer"  # a producer never moves; its boards are in the pool already
         )
 
     def checkpoint(self, events: EventLog) -> None:
@@ -219,7 +230,7 @@ class Team:
                 "best": self.best,
                 "elite_scores": [e["score"] for e in self.elite],
                 "published": len(self.published),
-                "pool": self.pool.meta(),
+                "pool": self.pool.meta(pending=set(self.pending.values())),
             },
         }
         save_checkpoint(self.dir, arrays, meta)
