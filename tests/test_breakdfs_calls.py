@@ -94,6 +94,8 @@ def test_repeated_calls_on_one_folder_never_complete_a_board_twice(tmp_path):
         _assert_full_and_valid(p, board)
         assert info["completed"] and not seen & set(info["completed"])
         seen |= set(info["completed"])
+        pool = (tmp_path / "harvest" / "pool.jsonl").read_text().splitlines()
+        assert not {json.loads(line)["key"] for line in pool} & seen  # completed boards leave the pool
         assert set(json.loads((tmp_path / "harvest" / COMPLETED).read_text())) == seen
     assert len(seen) >= 8
 
@@ -171,19 +173,3 @@ def test_a_stop_request_ends_the_completions_with_one_board(tmp_path):
     _assert_full_and_valid(p, board)
     assert len(info["completed"]) == 1
     assert info["completion"]["cpu_s"] < 10  # the 20 CPU s repair ended at the request
-
-
-def test_completed_boards_leave_the_harvest_pool_to_make_room(tmp_path):
-    p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
-    cfg = BreakDfsConfig(
-        scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(), node_budget=300_000,
-        harvest=HarvestConfig(min_placed=31, pool_size=50, complete=3, cpsat_s=0.5, repair_s=0.05),
-    )  # fmt: skip
-    completed: set[str] = set()
-    for call in range(3):
-        _, info = build_breakdfs(p, cfg, np.random.default_rng(call), None, tmp_path, _dfs_chunks(1))
-        completed |= set(info["completed"])
-        pool = {
-            json.loads(line)["key"] for line in (tmp_path / "harvest" / "pool.jsonl").read_text().splitlines()
-        }
-        assert not pool & completed
