@@ -96,10 +96,8 @@ class _Worker:
     def first_search(self) -> None:
         """Construct the worker's initial board (its own stream) and start its search."""
         construct_seq, search_seq, _ = worker_streams(self.cfg.seed, self.task["worker"])
-        if self.role == "producer":
-            board, info = self.made(0, np.random.default_rng(construct_seq))
-        else:
-            board, info = self.build(np.random.default_rng(construct_seq))
+        rng = np.random.default_rng(construct_seq)
+        board, info = self.made(0, rng) if self.role == "producer" else self.build(rng)
         self.meta = {key: 0 for key in COUNTERS} | {key: 0.0 for key in TIMES} | {"construction": info}
         self.start(board, np.random.default_rng(search_seq))
         self.meta["best_score"], self.meta["search_best_wall_s"] = -1, self.clock.wall()
@@ -130,9 +128,8 @@ class _Worker:
 
     def start(self, board: Any, rng: np.random.Generator) -> None:
         self.search = TabuSearch(self.puzzle, board, self.cfg.search, rng)
-        self.meta["board_score"] = int(
-            self.search.state.score
-        )  # what a repairer's "repaired" event starts from
+        score = int(self.search.state.score)
+        self.meta["board_score"] = score  # what a repairer's "repaired" event starts from
 
     def note_best(self, value: int, move: str) -> None:
         """The search's best board becomes the worker's best when it beats it; recorded as an event that names
