@@ -1,28 +1,18 @@
-"""Fill orders, candidate tables, the beam and the backtracking construction, against slow references."""
+"""Fill orders, candidate tables and the beam construction, against slow references (the DFS: test_dfs_*.py)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import INSTANCES, SET1
-from construct_reference import best_gain_codes, brute_force_best, reference_dfs, stack_after
+from construct_reference import best_gain_codes, brute_force_best
 
-from e2opt.construct import backtrack_kernel as kernel
-from e2opt.construct.backtrack import (
-    allowance,
-    breaks_of,
-    kernel_lists,
-    quota_minimum,
-    rules_for,
-    run_backtrack,
-)
-from e2opt.construct.beam import board_from_codes, run_beam
-from e2opt.construct.config import BacktrackConfig, BeamConfig
+from e2opt.construct.beam import run_beam
+from e2opt.construct.config import BeamConfig
 from e2opt.construct.order import ORDERS, make_order
-from e2opt.construct.scan import build_backtrack, build_beam
+from e2opt.construct.scan import build_beam
 from e2opt.construct.tables import build_tables
 from e2opt.core.board import format_board
 from e2opt.core.generate import generate
@@ -141,159 +131,16 @@ def test_beam_stopped_early_completes_its_best_member():
     assert_valid(puzzle, board)
 
 
-def _key_misses(puzzle, order, placed: list[int]) -> int:
-    """Key sides of the last placement (codes by depth) whose colour differs from the neighbour's."""
-    cols, ocol = puzzle.cols, puzzle.oriented.reshape(-1, 4)
-    board = {h.row * cols + h.col: h.piece * 4 + h.rot for h in puzzle.hints}
-    board.update({int(order.cells[i]): code for i, code in enumerate(placed)})
-    d = len(placed) - 1
-    return sum(
-        1
-        for s in order.keys[d]
-        if s >= 0 and ocol[placed[d], s] != ocol[board[int(order.nbr[d, s])], (s + 2) % 4]
-    )
-
-
-def _kernel_state_after(puzzle, order, tab, rules, nodes):
-    """The kernel's placements (codes by depth) after exactly ``nodes`` nodes."""
-    m = order.depth
-    stack = np.zeros((6, m + 1), dtype=np.int64)
-    counters = np.zeros(4, dtype=np.int64)
-    board = np.full(puzzle.n_cells, -1, dtype=np.int64)
-    used = np.zeros(len(puzzle.pieces), dtype=np.uint8)
-    for h in puzzle.hints:
-        board[h.row * puzzle.cols + h.col] = h.piece * 4 + h.rot
-        used[h.piece] = 1
-    touch = np.zeros(puzzle.n_cells, dtype=np.int64)
-    geo = (order.cells, order.nbr, order.keys, order.extras, order.slot)
-    kernel.enter(0, board, stack, order.nbr, order.keys, order.slot, tab[0], tab[1], tab[2])
-    status = kernel.dfs(
-        stack, counters, board, used, touch, np.zeros(m, dtype=np.int64), geo, tab, rules, nodes, 10**9
-    )
-    return status, list(board[order.cells[: counters[kernel.DEPTH]]])
-
-
-@pytest.mark.parametrize("piece_breaks", [1, 2])
-@pytest.mark.parametrize("seed", range(4))
-def test_dfs_kernel_visits_the_nodes_of_the_reference_in_order(seed, piece_breaks):
-    puzzle, _ = generate(4, 4, 2, 2, seed=seed, hints=seed % 2)
-    cfg = BacktrackConfig(
-        order="frame_comb" if seed % 2 else "row_scan",
-        breaks=((3, 1), (8, 3)),
-        quota=((6, 2),) if seed == 2 else (),
-        touching_breaks=seed == 3,
-        frame_breaks=seed == 1,
-        piece_breaks=piece_breaks,
-    )
-    order = make_order(puzzle, cfg.order, cfg.teeth)
-    t = build_tables(puzzle, order)
-    rules = rules_for(puzzle, order, cfg)
-    cand, ex_start, off_start, two_start = kernel_lists(t, piece_breaks)
-    kernel.shuffle_lists(ex_start, cand, rules[3], np.array([seed], dtype=np.uint64))
-    kernel.shuffle_lists(off_start, cand, rules[3], np.array([seed + 9], dtype=np.uint64))
-    kernel.shuffle_lists(two_start, cand, rules[3], np.array([seed + 5], dtype=np.uint64))
-    tab = (t.colours, t.ocol, ex_start, off_start, cand, two_start)
-    visits = reference_dfs(puzzle, order, ex_start, off_start, cand, rules, 400, two_start)
-    assert len(visits) > 20
-    two = [i for i in range(len(visits)) if _key_misses(puzzle, order, stack_after(visits[: i + 1])) == 2]
-    if piece_breaks == 1:
-        assert not two  # no placement misses both key colours under the default cap
-    elif seed in (0, 2):
-        assert two  # these trees make some before their first complete board (seeds 1, 3 complete first)
-    for n in range(1, len(visits) + 1):
-        status, placed = _kernel_state_after(puzzle, order, tab, rules, n)
-        assert placed == stack_after(visits[:n]), n
-        if status == kernel.COMPLETE:
-            assert len(placed) == order.depth
-
-
-def test_zero_breaks_solve_clue_one_and_set_one_up_to_six_by_six():
-    cfg = BacktrackConfig(breaks=(), node_budget=200_000, time_limit_s=20)
-    small = sorted(p for p in SET1.glob("set1_0*x0*.txt") if max(map(int, p.stem[5:].split("x"))) <= 6)
-    paths = [INSTANCES / "clue1_6x6.txt", *small]
-    assert len(paths) >= 10
-    for path in paths:
-        puzzle = read_puzzle(path)
-        board, info = build_backtrack(puzzle, cfg, np.random.default_rng(1), None, None)
-        assert info["complete"] and info["breaks"] == 0, path
-        assert assert_valid(puzzle, board) == puzzle.max_score, path
-
-
-def test_breaks_never_pass_the_schedule_at_any_depth():
-    puzzle = read_puzzle(INSTANCES / "eternity2.txt")
-    cfg = BacktrackConfig(breaks=((0.3, 2), (0.5, 6), (0.8, 30)), node_budget=100_000, time_limit_s=0.3)
-    order = make_order(puzzle, cfg.order)
-    out = run_backtrack(puzzle, order, build_tables(puzzle, order), cfg, np.random.default_rng(4), 0.3)
-    allow = allowance(cfg.breaks, order.depth)
-    assert out.best_depth > 100
-    for d in range(1, len(out.codes) + 1):
-        assert breaks_of(puzzle, order, out.codes[:d]) <= allow[d - 1], d
-    board = board_from_codes(puzzle, order, out.codes)
-    assert (board.piece >= 0).sum() == len(out.codes) + len(puzzle.hints)
-
-
-def test_backtrack_on_the_real_puzzle_finishes_a_valid_board_and_reports():
-    puzzle = read_puzzle(INSTANCES / "eternity2.txt")
-    cfg = BacktrackConfig(time_limit_s=0.5, finish_width=16)
-    board, info = build_backtrack(puzzle, cfg, np.random.default_rng(3), None, None)
-    assert assert_valid(puzzle, board) >= info.get("score_before_finish", 0)
-    assert info["nodes"] > 0 and info["restarts"] >= 1 and info["best_depth"] > 150
-    assert info["nodes_per_s"] > 0
-
-
-def test_same_seed_and_node_budget_give_the_same_board():
-    puzzle = read_puzzle(INSTANCES / "eternity2.txt")
-    cfg = BacktrackConfig(node_budget=50_000, max_restarts=3, time_limit_s=100, finish_width=8)
-    one, a = build_backtrack(puzzle, cfg, np.random.default_rng(9), None, None)
-    two, b = build_backtrack(puzzle, cfg, np.random.default_rng(9), None, None)
-    three, _ = build_backtrack(puzzle, cfg, np.random.default_rng(10), None, None)
-    assert one == two and a["nodes"] == b["nodes"]
-    assert one != three
-
-
-def test_finish_fills_non_adjacent_holes_by_assignment():
-    puzzle, solution = generate(5, 5, 3, 4, seed=1)
-    order = make_order(puzzle, "row_scan")
-    codes = codes_of(order, solution)
-    board, info = build_finish(puzzle, order, codes[:-1])
-    assert info["finish"] == "assignment" and info["empty_cells"] == 1
-    assert assert_valid(puzzle, board) == puzzle.max_score
-
-
-def build_finish(puzzle, order, codes):
-    from e2opt.construct.finish import finish
-
-    return finish(
-        puzzle, order, build_tables(puzzle, order), np.asarray(codes), 8, np.array([1], dtype=np.uint64)
-    )
-
-
-def test_finish_completes_adjacent_holes_with_a_beam():
-    puzzle, solution = generate(5, 5, 3, 4, seed=2)
-    order = make_order(puzzle, "row_scan")
-    board, info = build_finish(puzzle, order, codes_of(order, solution)[:-6])
-    assert info["finish"].startswith("beam") and info["empty_cells"] == 6
-    assert info["score_before_finish"] < assert_valid(puzzle, board)
-
-
-def test_schedule_fractions_and_absolute_depths():
-    assert list(allowance(((2, 1), (4, 3)), 6)) == [0, 0, 1, 1, 3, 3]
-    assert list(allowance(((0.5, 2),), 4)) == [0, 0, 2, 2]
-    assert replace(BacktrackConfig(), breaks=()).breaks == ()
-    ramp = quota_minimum(BacktrackConfig(quota=((6, 2),)), 10)
-    assert list(ramp) == [0, 0, 0, 1, 1, 1, 2, 0, 0, 0]  # linear up to depth 6, no quota after it
-
-
 @pytest.mark.parametrize(
     "breaks, words",
     [
         ([[10, 2], [20, 1]], "counts must not decrease"),
-        ([[20, 1], [10, 2]], "depths must increase"),
+        ([[20, 1], [10, 2]], "positions must increase"),
         ([[-3, 1]], "non-negative"),
         ([[0.5, -1]], "non-negative"),
-        ([[1.5, 1]], "fractional depth is in [0, 1]"),
+        ([[1.5, 1]], "fractional position is in [0, 1]"),
         ([[0.5, 1], [200, 2]], "mixes absolute"),
-        ([[300, 1]], "beyond the 255 cells"),
+        ([[300, 1]], "beyond the 256 cells"),
     ],
 )
 def test_a_bad_schedule_is_a_config_error(tmp_path, breaks, words):
@@ -305,16 +152,16 @@ def test_a_bad_schedule_is_a_config_error(tmp_path, breaks, words):
     path = tmp_path / "c.yaml"
     data = {
         "instance": str(INSTANCES / "eternity2.txt"),
-        "construct": {"method": "backtrack", "backtrack": {"breaks": breaks}},
+        "construct": {"method": "dfs", "dfs": {"breaks": breaks, "scale_from": None}},
     }
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(ConfigError) as err:
         load_config(path)
-    assert "construct.backtrack.breaks" in str(err.value) and words in str(err.value)
+    assert "construct.dfs.breaks" in str(err.value) and words in str(err.value)
     assert str(path) in str(err.value) and "\n" not in str(err.value)
 
 
-def test_beam_and_backtrack_sections_reject_unknown_keys(tmp_path):
+def test_beam_section_rejects_unknown_keys(tmp_path):
     from e2opt.core.errors import ConfigError
     from e2opt.engine.loader import load_config
 
@@ -327,19 +174,7 @@ def test_beam_and_backtrack_sections_reject_unknown_keys(tmp_path):
         load_config(path)
 
 
-def test_finish_by_cpsat_places_the_left_pieces_exactly():
-    from e2opt.construct.finish import finish
-
-    puzzle, solution = generate(5, 5, 3, 4, seed=4)
-    order = make_order(puzzle, "row_scan")
-    codes = codes_of(order, solution)[:-7]
-    tables = build_tables(puzzle, order)
-    board, info = finish(puzzle, order, tables, codes, 1, np.array([3], dtype=np.uint64), cpsat_s=5.0)
-    assert info["score_cpsat_finish"] == puzzle.max_score
-    assert assert_valid(puzzle, board) == max(info["score_cpsat_finish"], info["score_beam_finish"])
-
-
-@pytest.mark.parametrize("method", ["beam", "backtrack"])
+@pytest.mark.parametrize("method", ["beam", "dfs"])
 def test_bench_construct_prints_a_table_per_budget_and_seed(tmp_path, capsys, method):
     from e2opt.cli.main import main
 
@@ -355,7 +190,7 @@ def test_bench_construct_prints_a_table_per_budget_and_seed(tmp_path, capsys, me
     assert "--cpu-s 0" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("method", ["beam", "backtrack"])
+@pytest.mark.parametrize("method", ["beam", "dfs"])
 def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
     import json
 
@@ -377,20 +212,11 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
     result = run_config(load_config(path))
     info = json.loads((Path(result.run_dir) / "result.json").read_text())["construction"]
     assert info["method"] == method and info["score"] <= result.best_score
-    assert ("nodes_per_s" if method == "backtrack" else "expansions_per_s") in info
+    assert ("nodes_per_s" if method == "dfs" else "expansions_per_s") in info
 
 
-def test_the_run_says_when_the_construction_finished_a_partial_board():
-    from e2opt.engine.progress import construction_line
-
-    info = {"method": "backtrack", "score": 455, "finish": "beam width 8", "best_depth": 236, "depth": 255}
-    line = construction_line({**info, "score_before_finish": 432}, 480)
-    assert line.startswith("construction (backtrack): 455/480; no complete board in time")
-    assert "(236/255 cells placed, 432 joins) was finished by beam width 8" in line
-
-
-def test_beam_and_backtrack_report_progress_while_they_run(monkeypatch):
-    """The lines a run shows during a long construction: beams done, best so far, rate; attempts, depth, rate."""
+def test_beam_reports_progress_while_it_runs(monkeypatch):
+    """The lines a run shows during a long construction: beams done, best so far, rate."""
     import re
 
     from e2opt.construct import ticks
@@ -403,11 +229,4 @@ def test_beam_and_backtrack_report_progress_while_they_run(monkeypatch):
     beam = r"beam: (\d+) beam\(s\), best (\d+)/480, [\d,]+ expansions per CPU s"
     assert lines and all(re.fullmatch(beam, line) for line in lines)
     assert [int(re.fullmatch(beam, line).group(1)) for line in lines] == list(range(1, len(lines) + 1))
-    lines.clear()
-    build_backtrack(
-        puzzle, BacktrackConfig(time_limit_s=0.3), np.random.default_rng(1), None, None, lines.append
-    )
-    assert lines and all(
-        re.fullmatch(r"backtrack: attempt \d+, deepest \d+/255 placed, [\d,]+ nodes per CPU s", line)
-        for line in lines
-    )
+

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from conftest import SET1, solve_process
 
-from e2opt.construct import backtrack_kernel as k
 from e2opt.core.board import format_board
 from e2opt.core.errors import E2optError
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import Hint, Puzzle, read_puzzle
 from e2opt.core.verify import verify_files
+from e2opt.exact import scan_kernel as k
 from e2opt.exact.scan import Walk, build_parts
 from e2opt.exact.solve import SolveOptions, solve
 from e2opt.exact.split import Tally, prefixes, split_depth

@@ -13,7 +13,7 @@ LAYERS = (
     ("core",),
     ("config",),
     ("cpsat",),
-    ("construct", "search", "exact", "clique", "breakdfs"),
+    ("construct", "search", "exact", "clique"),
     ("engine",),
     ("sweep", "bench"),
     ("cli",),

@@ -1,5 +1,5 @@
-"""Initial boards: random, the relaxed CP-SAT model, a given .board file, a beam or a backtracking scan,
-or region by region on CP-SAT (paper 002).
+"""Initial boards: random, the relaxed CP-SAT model, a given .board file, a beam, the depth-first search with
+breaks (dfs/), or region by region on CP-SAT (paper 002).
 
 ``METHODS`` is the one registry of construction methods (name -> settings class, build, puzzle check,
 threads, help). A new construction is one module and one line there: its YAML section ``construct.<name>``
@@ -17,11 +17,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..breakdfs.config import BreakDfsConfig
 from ..core.board import Board, random_board, read_board, rule_violations, score
 from ..core.errors import BoardError, E2optError
 from ..core.puzzle import Puzzle, read_puzzle
-from .config import BacktrackConfig, BeamConfig, CpSatConfig, RegionsConfig
+from .config import BeamConfig, CpSatConfig, RegionsConfig
+from .dfs.config import DfsConfig
+from .dfs.legacy import LEGACY, BacktrackConfig, BreakDfsConfig, warn_legacy
 
 
 def board_from_file(puzzle: Puzzle, path: str) -> Board:
@@ -61,12 +62,6 @@ def _check_cpsat(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
     return []
 
 
-def _check_backtrack(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
-    from .scan import schedule_problems
-
-    return schedule_problems(cfg.backtrack, puzzle)
-
-
 def _build_random(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     return random_board(puzzle, rng), {}
 
@@ -86,12 +81,6 @@ def _build_beam(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -
     from .scan import build_beam
 
     return build_beam(puzzle, cfg.beam, rng, deadline_s, stop_requested, report)
-
-
-def _build_backtrack(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
-    from .scan import build_backtrack
-
-    return build_backtrack(puzzle, cfg.backtrack, rng, deadline_s, stop_requested, report)
 
 
 def _check_regions(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
@@ -116,16 +105,21 @@ def _build_regions(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report
     return construct_regions(puzzle, cfg.regions, rng, deadline_s, stop_requested, report)
 
 
-def _build_breakdfs(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
-    from ..breakdfs.construct import build_breakdfs
+def _dfs_section(cfg: ConstructConfig) -> DfsConfig:
+    """The DFS section a dfs-family method runs: construct.dfs, or a deprecated section translated."""
+    return getattr(cfg, cfg.method).to_dfs() if cfg.method in LEGACY else cfg.dfs
 
-    return build_breakdfs(puzzle, cfg.breakdfs, rng, deadline_s, log_dir, stop_requested)
+
+def _build_dfs(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
+    from .dfs.build import build_dfs
+
+    return build_dfs(puzzle, _dfs_section(cfg), rng, deadline_s, log_dir, stop_requested, report)
 
 
-def _check_breakdfs(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
-    from ..breakdfs.construct import check_breakdfs
+def _check_dfs(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
+    from .dfs.build import check_dfs
 
-    return check_breakdfs(cfg.breakdfs, puzzle)
+    return check_dfs(_dfs_section(cfg), puzzle, cfg.method)
 
 
 @dataclass(frozen=True)
@@ -148,23 +142,23 @@ METHODS: dict[str, Method] = {
     ),
     "board": Method(None, _build_board, "a warm start from the .board file construct.board", _check_board),
     "beam": Method(BeamConfig, _build_beam, "beam search along a fill order (docs/construct.md)"),
-    "backtrack": Method(
-        BacktrackConfig, _build_backtrack, "depth-first search with scheduled breaks and quotas", _check_backtrack
+    "dfs": Method(
+        DfsConfig, _build_dfs, "depth-first search with breaks: a recipe from the puzzle or a preset, harvest and "
+        "completion (docs/dfs.md)", _check_dfs,
     ),
     "regions": Method(
         RegionsConfig, _build_regions, "paper 002: region by region on CP-SAT", _check_regions,
         lambda cfg: cfg.regions.num_workers,
     ),
-    "breakdfs": Method(
-        BreakDfsConfig, _build_breakdfs, "record-class DFS with breaks, harvest and completion (docs/breakdfs.md)",
-        _check_breakdfs,
-    ),
+    "breakdfs": Method(BreakDfsConfig, _build_dfs, "deprecated: dfs with recipe: blackwood", _check_dfs),
+    "backtrack": Method(BacktrackConfig, _build_dfs, "deprecated: dfs with recipe: backtrack", _check_dfs),
 }  # fmt: skip
 
 
 def _post_init(self: Any) -> None:
     if self.method == "board" and not self.board:
         raise ValueError("board: method 'board' needs a path to a .board file")
+    warn_legacy(self.method, {name: getattr(self, name) for name in LEGACY})
 
 
 def _construct_config() -> type:

@@ -12,12 +12,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ..core.board import Board, score
+from ..core.board import Board
 from ..core.puzzle import Puzzle
 from ..search.assignment import FORBIDDEN, best_fit, neighbour_colours
-from .beam import board_from_codes, run_beam
-from .order import FillOrder
-from .tables import Tables
 
 
 def placed_joins(puzzle: Puzzle, board: Board) -> int:
@@ -76,32 +73,3 @@ def fill_by_cpsat(
     for (r, c), p, k in zip(cells, sol.piece, sol.rot, strict=True):
         out.piece[r, c], out.rot[r, c] = p, k
     return out
-
-
-def finish(
-    puzzle: Puzzle,
-    order: FillOrder,
-    tables: Tables,
-    codes: np.ndarray,
-    width: int,
-    rng_state: np.ndarray,
-    cpsat_s: float = 0.0,
-) -> tuple[Board, dict]:
-    """The partial board of ``codes`` (placements of the first depths) completed; info with the scores."""
-    partial = board_from_codes(puzzle, order, codes)
-    cells = [divmod(int(cell), puzzle.cols) for cell in order.cells[len(codes) :]]
-    info = {"empty_cells": len(cells), "score_before_finish": placed_joins(puzzle, partial)}
-    if non_adjacent(cells):
-        board = fill_by_assignment(puzzle, partial, cells)
-        info["finish"] = "assignment"
-    else:
-        board, _ = run_beam(puzzle, order, tables, width, 8, rng_state, codes)
-        info["finish"] = f"beam width {width}"
-        if cpsat_s > 0:
-            info["score_beam_finish"] = score(puzzle, board)
-            exact = fill_by_cpsat(puzzle, partial, cells, cpsat_s, int(rng_state[0] % 2**31))
-            if exact is not None:
-                info["score_cpsat_finish"] = score(puzzle, exact)
-                if info["score_cpsat_finish"] > info["score_beam_finish"]:
-                    board, info["finish"] = exact, "cpsat region model"
-    return board, info

@@ -1,7 +1,7 @@
-"""The fill-order constructions as the run calls them: beam and backtrack, with their construction info.
+"""The beam construction as the run calls it, with its construction info.
 
-Both build the fill order and candidate tables once, spend at most their CPU share (their own
-``time_limit_s``, capped by the run's deadline) and return a complete, valid board.
+It builds the fill order and candidate tables once, spends at most its CPU share (its own
+``time_limit_s``, capped by the run's deadline) and returns a complete, valid board.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ import numpy as np
 
 from ..core.board import Board, score
 from ..core.puzzle import Puzzle
-from .backtrack import depth_of, run_backtrack
-from .beam import board_from_codes, run_beam
-from .config import BacktrackConfig, BeamConfig
-from .finish import finish
+from .beam import run_beam
+from .config import BeamConfig
 from .order import make_order
 from .tables import build_tables
 from .ticks import Ticks
@@ -28,23 +26,6 @@ def _cap(limit: float | None, deadline_s: float | None) -> float | None:
     """The smaller of a method's own CPU limit and the run's deadline (either may be None)."""
     limits = [x for x in (limit, deadline_s) if x is not None]
     return min(limits) if limits else None
-
-
-def schedule_problems(cfg: BacktrackConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
-    """Absolute depths in the backtrack section past the cells the puzzle has to place."""
-    cells = puzzle.n_cells - len(puzzle.hints)
-    problems = []
-    for key, points in (
-        ("breaks", cfg.breaks),
-        ("quota", cfg.quota),
-        ("abort", [(a, f) for f, a in cfg.abort]),
-    ):
-        for i, (at, _) in enumerate(points):
-            if isinstance(at, int) and at > cells:
-                problems.append(
-                    (f"construct.backtrack.{key}[{i}]", f"depth {at} is beyond the {cells} cells to place")
-                )
-    return problems
 
 
 def build_beam(
@@ -95,37 +76,3 @@ def build_beam(
         "cpu_s": round(cpu, 3),
     }
     return best, info
-
-
-def build_backtrack(
-    puzzle: Puzzle,
-    cfg: BacktrackConfig,
-    rng: np.random.Generator,
-    deadline_s: float | None,
-    stop: Stop | None,
-    report: Callable[[str], None] | None = None,
-) -> tuple[Board, dict]:
-    """Restarts of the DFS within the CPU share; the best complete board, or the deepest one finished."""
-    order = make_order(puzzle, cfg.order, cfg.teeth)
-    tables = build_tables(puzzle, order)
-    limit = _cap(cfg.time_limit_s, deadline_s)
-    cpu = limit if limit is not None else float("inf")
-    out = run_backtrack(puzzle, order, tables, cfg, rng, cpu, stop, Ticks(report))
-    info = {
-        "order": cfg.order,
-        "nodes": out.nodes,
-        "nodes_per_s": round(out.nodes / max(out.cpu_s, 1e-9)),
-        "restarts": out.restarts,
-        "best_depth": out.best_depth,
-        "depth": order.depth,
-        "breaks": out.breaks,
-        "complete": out.complete,
-        "first_break_depth": min((depth_of(at, order.depth) for at, n in cfg.breaks if n > 0), default=None),
-        "cpu_s": round(out.cpu_s, 3),
-    }
-    if out.complete:
-        return board_from_codes(puzzle, order, out.codes), info
-    rng_state = np.array([rng.integers(2**63)], dtype=np.uint64)
-    board, more = finish(puzzle, order, tables, out.codes, cfg.finish_width, rng_state, cfg.finish_cpsat_s)
-    info.update(more)
-    return board, info

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..construct import backtrack_kernel as k
-from ..construct.backtrack import breaks_of
 from ..construct.order import FillOrder, make_order
 from ..construct.tables import build_tables
 from ..core.board import Board
@@ -101,8 +99,7 @@ class Part:
         cand = tables.exact.astype(np.int32)
         tab = (tables.colours, tables.ocol.astype(np.uint8), start, cand)
         geo = (order.cells, order.nbr, order.keys, order.extras, order.slot)
-        zero = np.zeros(0, dtype=np.int64)
-        return cls(puzzle, order, geo, tab, breaks_of(puzzle, order, zero) == 0)
+        return cls(puzzle, order, geo, tab, _hints_match(puzzle))
 
     def start_board(self) -> tuple[np.ndarray, np.ndarray]:
         """(codes, used) with only the hints placed."""
@@ -114,6 +111,17 @@ class Part:
         return codes, used
 
 
+def _hints_match(puzzle: Puzzle) -> bool:
+    """True when no two adjacent hints show different colours to each other."""
+    at = {(h.row, h.col): puzzle.oriented[h.piece, h.rot] for h in puzzle.hints}
+    for (r, c), sides in at.items():
+        for (dr, dc, mine, theirs) in ((0, 1, 1, 3), (1, 0, 2, 0)):
+            other = at.get((r + dr, c + dc))
+            if other is not None and sides[mine] != other[theirs]:
+                return False
+    return True
+
+
 def build_parts(puzzle: Puzzle, order: str, symmetry: bool) -> list[Part]:
     """The parts searched in turn for an exact ``--order`` name (see symmetry_parts)."""
     return [Part.build(p, order_name(puzzle, order)) for p in symmetry_parts(puzzle, symmetry)]
@@ -122,7 +130,7 @@ def build_parts(puzzle: Puzzle, order: str, symmetry: bool) -> list[Part]:
 def shuffle(part: Part, rng: np.ndarray) -> None:
     """Shuffle the part's candidate lists in place (``--value-order random``)."""
     if part.order.depth:
-        k.shuffle_lists(part.tab[2], part.tab[3], np.zeros(len(part.puzzle.pieces), np.int64), rng)
+        sk.shuffle_lists(part.tab[2], part.tab[3], rng)
 
 
 def board_of(puzzle: Puzzle, codes: np.ndarray) -> Board:
@@ -135,7 +143,7 @@ class Walk:
     """The kernel over depths ``start`` to ``end`` - 1 of a part's order, from a board (``codes``,
     ``used``, updated in place) that holds the hints and the cells placed before ``start``.
 
-    With ``keep`` every full board is returned (k.COMPLETE) and left on ``codes`` until the next step;
+    With ``keep`` every full board is returned (sk.COMPLETE) and left on ``codes`` until the next step;
     without, the kernel only counts them (``leaves``). A walk of no depth is one leaf; a walk of an
     infeasible part (clashing hints) has none. Splitting a search into a walk of the first D depths and
     one walk per partial board it reaches gives the same nodes, backtracks and leaves as one walk of
@@ -183,14 +191,14 @@ class Walk:
         return 1 + self.nodes - self.leaves - still
 
     def step(self, chunk: int) -> int:
-        """Run up to ``chunk`` nodes: k.COMPLETE (the board is full), k.EXHAUSTED, k.BUDGET or k.RUNNING."""
+        """Run up to ``chunk`` nodes: sk.COMPLETE (the board is full), sk.EXHAUSTED, sk.BUDGET or sk.RUNNING."""
         if self.exhausted:
-            return k.EXHAUSTED
+            return sk.EXHAUSTED
         if self.m == 0:  # nothing to place: the board is the one leaf
             first = self.leaves == 0
             self.counters[sk.LEAVES] = 1
             self.exhausted = not (first and self.keep)
-            return k.COMPLETE if first and self.keep else k.EXHAUSTED
+            return sk.COMPLETE if first and self.keep else sk.EXHAUSTED
         status = sk.walk(
             self.stack,
             self.counters,
@@ -202,7 +210,7 @@ class Walk:
             max(chunk, 1),
             self.keep,
         )
-        self.exhausted = status == k.EXHAUSTED
+        self.exhausted = status == sk.EXHAUSTED
         return status
 
 
@@ -284,10 +292,10 @@ class ScanSearch:
             before = walk.nodes
             status = walk.step(budget)
             budget -= walk.nodes - before
-            if status == k.COMPLETE:
+            if status == sk.COMPLETE:
                 self.last = walk.codes.copy()
                 return SOLUTION
-            if status in (k.EXHAUSTED, k.BUDGET):  # the part is searched, or a limited attempt is over
+            if status in (sk.EXHAUSTED, sk.BUDGET):  # the part is searched, or a limited attempt is over
                 self._next()
             if budget <= 0:
                 return DONE if self.done else BUDGET

@@ -1,9 +1,8 @@
 """The numba kernel of method scan: plain depth-first search over a static fill order's candidate tables.
 
 A candidate of the tables (construct/tables.py) already matches the two key sides of its cell, so the
-kernel checks only "piece unused" (and, next to a hint, the extra sides). It does what the
-construction's kernel (construct/backtrack_kernel.py) does with no break allowed, without its breaks,
-quotas and deepest-board copies: about twice the nodes per CPU second. A call runs up to ``chunk``
+kernel checks only "piece unused" (and, next to a hint, the extra sides): the construction's DFS with no
+break allowed, without its breaks, quotas and deepest-board copies. A call runs up to ``chunk``
 nodes; the whole state lives in ``stack`` (candidate position and end per depth) and ``counters``, so
 the next call resumes. With ``keep`` it returns at every full board (left on ``board`` until the next
 call); without, it only counts them.
@@ -13,11 +12,30 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..construct.backtrack_kernel import BUDGET, COMPLETE, EXHAUSTED, RUNNING, facing
+from ..search.kernels import below
 
 __all__ = ["BUDGET", "COMPLETE", "EXHAUSTED", "RUNNING", "walk"]
 
+RUNNING, COMPLETE, BUDGET, EXHAUSTED = 0, 1, 2, 4  # kernel return codes
 DEPTH, NODES, LEAVES, HELD = range(4)  # counters[] indices; HELD: the last depth holds a full board's piece
+
+
+@njit(cache=True, inline="always")
+def facing(board, ocol, nbr, d, s) -> int:
+    """The colour the placed neighbour on side s of depth d's cell shows toward it."""
+    return ocol[board[nbr[d, s]], (s + 2) & 3]
+
+
+@njit(cache=True)
+def shuffle_lists(start, cand, rng) -> None:
+    """Shuffle every CSR list in place (Fisher-Yates with the search's generator)."""
+    for b in range(start.shape[0] - 1):
+        lo, hi = start[b], start[b + 1]
+        for i in range(hi - 1, lo, -1):
+            j = lo + below(rng, i - lo + 1)
+            t = cand[i]
+            cand[i] = cand[j]
+            cand[j] = t
 
 
 @njit(cache=True, inline="always")

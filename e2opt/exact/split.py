@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..construct import backtrack_kernel as k
 from ..core.errors import E2optError
 from ..core.signals import ignore_sigint
+from . import scan_kernel as k
 from .ledger import Ledger, search_key
 from .scan import Part, Walk, board_of, build_parts, next_chunk, order_name, shuffle
 

@@ -18,12 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.fsutil import atomic_write_bytes
-from ..core.puzzle import Puzzle
+from ...core.fsutil import atomic_write_bytes
+from ...core.puzzle import Puzzle
+from ..order import make_order
 from . import kernel as k
-from .config import BreakDfsConfig
-from .engine import BreakDfs, Found, default_min_placed
+from .config import HarvestConfig
 from .harvest import Pool, make_entry
+from .rules import Recipe, make_rules
+from .search import Dfs, Found
 
 CHUNK = 1 << 22  # placements between clock checks (about 0.1 CPU s)
 
@@ -44,14 +46,28 @@ class Summary:
     band_rates: dict
 
 
+def default_min_placed(puzzle: Puzzle) -> int:
+    """248 pieces on 16x16 (Blackwood's 60-s depth), scaled by the number of cells elsewhere."""
+    return max(1, round(248 * puzzle.n_cells / 256))
+
+
 class LongRun:
     """The DFS, its pool and its folder; ``run`` continues until a budget or a stop request."""
 
-    def __init__(self, puzzle: Puzzle, cfg: BreakDfsConfig, seed: int, folder: Path | None = None):
-        self.puzzle, self.cfg, self.folder = puzzle, cfg, folder
-        self.dfs = BreakDfs(puzzle, cfg, seed)
-        h = cfg.harvest
-        self.pool = Pool(h.pool_size, h.margin, h.min_placed or default_min_placed(puzzle), folder)
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        recipe: Recipe,
+        harvest: HarvestConfig,
+        seed: int,
+        folder: Path | None = None,
+        max_attempts: int | None = None,
+    ):
+        self.puzzle, self.recipe, self.folder, self.max_attempts = puzzle, recipe, folder, max_attempts
+        order = make_order(puzzle, recipe.order, recipe.teeth)
+        hmin = harvest.min_placed or default_min_placed(puzzle)
+        self.dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, hmin)
+        self.pool = Pool(harvest.pool_size, harvest.margin, hmin, folder)
         self.cpu_before = 0.0
         self.best_codes = np.zeros(0, dtype=np.int32)
         self.call_codes = np.zeros(0, dtype=np.int32)
@@ -97,10 +113,12 @@ class LongRun:
         max_nodes: int | None = None,
         stop: Callable[[], bool] | None = None,
         checkpoint_every_s: float = 60.0,
+        tick: Callable[[LongRun], None] | None = None,
         chunk: int = CHUNK,
     ) -> Summary:
         """Continue until ``cpu_s`` CPU seconds in all (resumed time counted), ``max_nodes`` placements in
-        all (exact: the last chunk is cut to it), ``cfg.max_attempts`` or ``stop()``; checkpoint and sum up."""
+        all (exact: the last chunk is cut to it), ``max_attempts``, a perfect board or ``stop()``; checkpoint
+        and sum up. ``tick`` sees the run after every chunk (progress lines)."""
         start = time.process_time()
         last_ckpt = start
         dfs = self.dfs
@@ -116,18 +134,22 @@ class LongRun:
             if stop is not None and stop():
                 break
             ending = dfs.status in (k.BUDGET, k.EXHAUSTED)
-            if ending and self.cfg.max_attempts is not None and dfs.attempts >= self.cfg.max_attempts:
+            if ending and self.max_attempts is not None and dfs.attempts >= self.max_attempts:
                 break
+            if self.pool.best_complete >= self.dfs.pairs[-1]:
+                break  # a perfect board: nothing left to search for
             size = chunk if max_nodes is None else min(chunk, max_nodes - dfs.nodes)
             t0, n0 = time.process_time(), dfs.nodes
             found = dfs.step(size)
-            self._band(int(dfs.st[7][k.DEPTH]), dfs.nodes - n0, time.process_time() - t0)
+            self._band(int(dfs.st[8][k.DEPTH]), dfs.nodes - n0, time.process_time() - t0)
             for f in found:
                 self._offer(f)
             if dfs.deepest > len(self.call_codes):
                 self.call_codes = dfs.deepest_codes()
                 if len(self.call_codes) > len(self.best_codes):
                     self.best_codes = self.call_codes.copy()
+            if tick is not None:
+                tick(self)
             if time.process_time() - last_ckpt >= checkpoint_every_s:
                 self.checkpoint(spent())
                 last_ckpt = time.process_time()

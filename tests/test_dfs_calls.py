@@ -1,4 +1,4 @@
-"""build_breakdfs within a deadline, and called again and again on one folder (issue 24, producers of issue 25)."""
+"""build_dfs within a deadline, and called again and again on one folder (the producers of a long run)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,26 @@ import time
 import numpy as np
 import pytest
 
-from e2opt.breakdfs.complete import completion_cost
-from e2opt.breakdfs.config import BreakDfsConfig, HarvestConfig
-from e2opt.breakdfs.construct import COMPLETED, build_breakdfs, dfs_limit
-from e2opt.breakdfs.harvest import make_entry
+from e2opt.construct.dfs.build import COMPLETED, build_dfs, dfs_limit
+from e2opt.construct.dfs.complete import completion_cost
+from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
+from e2opt.construct.dfs.harvest import make_entry
+from e2opt.construct.dfs.longrun import LongRun
+from e2opt.construct.dfs.recipes import preset_recipe
 from e2opt.core.board import format_board, rule_violations, score
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import format_puzzle
 from e2opt.core.verify import verify_texts
 from e2opt.search.tabu import warm_up
+
+
+def _cfg(**keys) -> DfsConfig:
+    """A section on Blackwood's preset (its keys overridden), as the old breakdfs section was."""
+    return DfsConfig(recipe="blackwood", **keys)
+
+
+def _run(p, cfg: DfsConfig, seed: int, folder=None) -> LongRun:
+    return LongRun(p, preset_recipe(cfg, p, "blackwood"), cfg.harvest, seed, folder)
 
 
 def _assert_full_and_valid(p, board):
@@ -51,13 +62,14 @@ def _dfs_chunks(n):
 
 def test_dfs_limit_leaves_the_completions_their_share_and_never_more_than_their_cost():
     h = HarvestConfig(complete=2, cpsat_s=5, repair_s=20, deadline_share=0.25)
-    cfg = BreakDfsConfig(time_limit_s=10, harvest=h)
+    cfg = _cfg(time_limit_s=10, harvest=h)
     assert completion_cost(h) == 30
-    assert dfs_limit(cfg, None, 3.0) == 10  # no deadline: the DFS's own limit, completions on top
+    assert dfs_limit(cfg, None, 0.0) == 10  # no deadline: the DFS's own limit, completions on top
+    assert dfs_limit(cfg, None, 3.0) == 7  # a pilot's 3 s count in the DFS's own limit
     assert dfs_limit(cfg, 25, 0.0) == 10  # 25 - 6.25 leaves more than the DFS wants
     assert dfs_limit(cfg, 8, 0.5) == pytest.approx(8 - 2 - 0.5)
     assert dfs_limit(cfg, 8, 9.0) == 0.0
-    cheap = BreakDfsConfig(time_limit_s=100, harvest=HarvestConfig(complete=1, cpsat_s=1, repair_s=1))
+    cheap = _cfg(time_limit_s=100, harvest=HarvestConfig(complete=1, cpsat_s=1, repair_s=1))
     assert dfs_limit(cheap, 100, 0.0) == pytest.approx(100 - 3)  # reserve = the completions' cost (3) < 25
 
 
@@ -67,12 +79,12 @@ def test_dfs_and_completions_keep_within_the_deadline(tmp_path, deadline):
     import ortools.sat.python.cp_model  # noqa: F401  (loaded outside the budget too)
 
     p = generate(7, 7, 3, 5, 2, hints=1, recolour=5)[0]
-    cfg = BreakDfsConfig(
+    cfg = _cfg(
         scale_from=None, teeth=3, breaks=((30, 1), (36, 2), (42, 3)), quota=(), time_limit_s=60,
         harvest=HarvestConfig(min_placed=40, complete=3, cpsat_s=10, repair_s=20),
     )  # fmt: skip
     began = time.process_time()
-    board, info = build_breakdfs(p, cfg, np.random.default_rng(1), deadline, tmp_path, None)
+    board, info = build_dfs(p, cfg, np.random.default_rng(1), deadline, tmp_path, None)
     used = time.process_time() - began
     _assert_full_and_valid(p, board)
     assert info["dfs_limit_s"] <= deadline * (1 - cfg.harvest.deadline_share) + 1e-9
@@ -84,13 +96,13 @@ def test_dfs_and_completions_keep_within_the_deadline(tmp_path, deadline):
 
 def test_repeated_calls_on_one_folder_never_complete_a_board_twice(tmp_path):
     p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
-    cfg = BreakDfsConfig(
+    cfg = _cfg(
         scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(), node_budget=300_000,
         harvest=HarvestConfig(min_placed=31, pool_size=50, complete=3, cpsat_s=0.5, repair_s=0.05),
     )  # fmt: skip
     seen: set[str] = set()
     for call in range(4):
-        board, info = build_breakdfs(p, cfg, np.random.default_rng(call), None, tmp_path, _dfs_chunks(1))
+        board, info = build_dfs(p, cfg, np.random.default_rng(call), None, tmp_path, _dfs_chunks(1))
         _assert_full_and_valid(p, board)
         assert info["completed"] and not seen & set(info["completed"])
         seen |= set(info["completed"])
@@ -103,18 +115,16 @@ def test_repeated_calls_on_one_folder_never_complete_a_board_twice(tmp_path):
 def test_a_call_with_nothing_new_harvested_completes_its_own_deepest_partial(tmp_path):
     # recoloured sides and no breaks allowed: no complete board exists for this DFS; partials need all cells
     p = generate(6, 6, 3, 4, 3, hints=1, recolour=6)[0]
-    cfg = BreakDfsConfig(
+    cfg = _cfg(
         scale_from=None, teeth=3, breaks=(), quota=(), node_budget=200_000,
         harvest=HarvestConfig(min_placed=36, complete=2, cpsat_s=0.5, repair_s=0.05),
     )  # fmt: skip
-    from e2opt.breakdfs.longrun import LongRun
-
     deepest = []
     for call in range(3):
-        probe = LongRun(p, cfg, 0, tmp_path / "harvest")  # what the call will resume from
+        probe = _run(p, cfg, 0, tmp_path / "harvest")  # what the call will resume from
         before = probe.dfs.nodes
         probe.pool.close()
-        board, info = build_breakdfs(p, cfg, np.random.default_rng(call), None, tmp_path, _chunks(1))
+        board, info = build_dfs(p, cfg, np.random.default_rng(call), None, tmp_path, _chunks(1))
         _assert_full_and_valid(p, board)
         assert info["harvest_kept"] == 0 and info["nodes"] > before
         assert len(info["completed"]) == 1  # the deepest partial of this call, and only it
@@ -125,13 +135,11 @@ def test_a_call_with_nothing_new_harvested_completes_its_own_deepest_partial(tmp
 
 def test_the_deepest_partial_of_a_call_is_reached_in_that_call(tmp_path):
     p = generate(6, 6, 3, 4, 3, hints=1, recolour=6)[0]
-    cfg = BreakDfsConfig(scale_from=None, teeth=3, breaks=(), quota=(), node_budget=10**9,
+    cfg = _cfg(scale_from=None, teeth=3, breaks=(), quota=(), node_budget=10**9,
                          harvest=HarvestConfig(min_placed=36, complete=1, cpsat_s=0.5, repair_s=0))  # fmt: skip
-    from e2opt.breakdfs.longrun import LongRun
-
-    first = LongRun(p, cfg, 4, tmp_path)
+    first = _run(p, cfg, 4, tmp_path)
     first.run(max_nodes=300_000, chunk=1 << 14)
-    second = LongRun(p, cfg, 4, tmp_path)
+    second = _run(p, cfg, 4, tmp_path)
     assert len(second.best_codes) == len(first.best_codes) and len(second.call_codes) == 0
     second.run(max_nodes=310_000, chunk=1 << 12)
     codes = second.call_codes
@@ -143,14 +151,13 @@ def test_a_completion_with_touching_holes_keeps_within_its_cpu_share(budget):
     warm_up()
     import ortools.sat.python.cp_model  # noqa: F401
 
-    from e2opt.breakdfs.complete import complete, holes_of
-    from e2opt.breakdfs.longrun import LongRun
+    from e2opt.construct.dfs.complete import complete, holes_of
     from e2opt.construct.finish import non_adjacent
 
     p = generate(8, 8, 3, 5, 2, hints=1, recolour=5)[0]
     h = HarvestConfig(min_placed=60, cpsat_s=10, repair_s=20)
-    cfg = BreakDfsConfig(scale_from=None, teeth=3, breaks=((40, 1), (50, 2), (55, 3)), quota=(), harvest=h)
-    run = LongRun(p, cfg, 3)
+    cfg = _cfg(scale_from=None, teeth=3, breaks=((40, 1), (50, 2), (55, 3)), quota=(), harvest=h)
+    run = _run(p, cfg, 3)
     run.run(max_nodes=200_000, chunk=1 << 14)
     partial = run.dfs.board(run.best_codes[: len(run.best_codes) - 14])
     assert not non_adjacent(holes_of(partial))
@@ -165,11 +172,11 @@ def test_a_completion_with_touching_holes_keeps_within_its_cpu_share(budget):
 def test_a_stop_request_ends_the_completions_with_one_board(tmp_path):
     """A signal during a producer's construction: one completed board, its repair cut short (not 3 x 20 s)."""
     p = generate(7, 7, 3, 5, 2, hints=1, recolour=5)[0]
-    cfg = BreakDfsConfig(
+    cfg = _cfg(
         scale_from=None, teeth=3, breaks=((30, 1), (36, 2), (42, 3)), quota=(), time_limit_s=60,
         harvest=HarvestConfig(min_placed=40, complete=3, cpsat_s=10, repair_s=20),
     )  # fmt: skip
-    board, info = build_breakdfs(p, cfg, np.random.default_rng(1), None, tmp_path, _chunks(3))
+    board, info = build_dfs(p, cfg, np.random.default_rng(1), None, tmp_path, _chunks(3))
     _assert_full_and_valid(p, board)
     assert len(info["completed"]) == 1
     assert info["completion"]["cpu_s"] < 10  # the 20 CPU s repair ended at the request

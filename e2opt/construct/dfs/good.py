@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.puzzle import GREY, Puzzle
+from ...core.puzzle import GREY, Puzzle
 
 
 def surround_counts(puzzle: Puzzle) -> np.ndarray:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.fsutil import atomic_write_text
+from ...core.fsutil import atomic_write_text
 
 
 @dataclass(frozen=True)

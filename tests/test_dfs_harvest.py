@@ -1,4 +1,6 @@
-"""The DFS with breaks (e2opt/breakdfs): order, lists, kernel against a slow reference, harvest, completion."""
+"""The DFS with breaks (e2opt/construct/dfs): order, harvest pool, completion, exact resume, recipes of presets.
+
+The kernel against a slow reference: tests/test_dfs_kernel.py."""
 
 from __future__ import annotations
 
@@ -11,16 +13,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from breakdfs_reference import reference_trace
 
-from e2opt.breakdfs import kernel as k
-from e2opt.breakdfs.complete import complete, holes_of
-from e2opt.breakdfs.config import BreakDfsConfig, HarvestConfig
-from e2opt.breakdfs.construct import _board
-from e2opt.breakdfs.engine import BreakDfs, default_min_placed
-from e2opt.breakdfs.harvest import Pool, make_entry
-from e2opt.breakdfs.longrun import LongRun
-from e2opt.breakdfs.recipe import derive_privileged, frame_colours, make_rules
+from e2opt.construct.dfs.build import _board, check_dfs
+from e2opt.construct.dfs.complete import complete, holes_of
+from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
+from e2opt.construct.dfs.derive import derive_privileged
+from e2opt.construct.dfs.harvest import Pool, make_entry
+from e2opt.construct.dfs.longrun import LongRun, default_min_placed
+from e2opt.construct.dfs.recipes import BLACKWOOD_BREAKS, preset_recipe
+from e2opt.construct.dfs.rules import frame_colours, make_rules
 from e2opt.construct.finish import placed_joins
 from e2opt.construct.order import DC, DR, make_order
 from e2opt.construct.teeth_order import blackwood
@@ -34,6 +35,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _puzzle(rows, cols, seed, hints=0, recolour=3, frame=2, inner=3):
     return generate(rows, cols, frame, inner, seed, hints=hints, recolour=recolour)[0]
+
+
+def _cfg(**keys) -> DfsConfig:
+    """A section on Blackwood's preset (its keys overridden), as the old breakdfs section was."""
+    return DfsConfig(recipe="blackwood", **keys)
+
+
+def _run(p, cfg: DfsConfig, seed: int, folder=None) -> LongRun:
+    return LongRun(p, preset_recipe(cfg, p, "blackwood"), cfg.harvest, seed, folder)
 
 
 def test_blackwood_order_is_the_published_one_and_keys_on_left_and_bottom():
@@ -53,92 +63,7 @@ def test_blackwood_order_is_the_published_one_and_keys_on_left_and_bottom():
             assert placed <= {2, 3}, (rows, cols, r, c)  # only the bottom and left neighbours
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_lists_hold_exactly_the_rim_fitting_placements_with_at_most_one_key_break(seed):
-    p = _puzzle(5, 5, seed, hints=1)
-    cfg = BreakDfsConfig(teeth=2, frame_colour_breaks=bool(seed % 2))
-    dfs = BreakDfs(p, cfg, seed)
-    li, order, colours = dfs.lists, dfs.order, p.n_colours
-    ocol = p.oriented.reshape(-1, 4)
-    frame = set(frame_colours(p))
-    hinted = {h.piece for h in p.hints}
-    for slot, (rim, k0, k1) in enumerate(order.slots):
-        for c0 in range(colours):
-            for c1 in range(colours):
-                b = (slot * colours + c0) * colours + c1
-                got = sorted(int(x) for x in li.ent[li.start[b] : li.start[b + 1]])
-                if any((ks >= 0) == (c == 0) for ks, c in ((k0, c0), (k1, c1))):
-                    continue  # never looked up: a neighbour never shows grey inward; no key side reads 0
-                want = []
-                for code in range(len(ocol)):
-                    if code >> 2 in hinted or any(
-                        (ocol[code, s] == 0) != bool(rim >> s & 1) for s in range(4)
-                    ):
-                        continue
-                    bad = [(s, w) for s, w in ((k0, c0), (k1, c1)) if s >= 0 and ocol[code, s] != w]
-                    if len(bad) > 1:
-                        continue
-                    if bad and not cfg.frame_colour_breaks:
-                        s, w = bad[0]
-                        if int(ocol[code, s]) in frame or w in frame:
-                            continue
-                    want.append(code * 2 + len(bad))
-                assert got == sorted(want)
-
-
-def _kernel_trace(dfs: BreakDfs, max_nodes: int):
-    placements, harvested = [], []
-    dfs.new_attempt()
-    while dfs.nodes < max_nodes:
-        before = dfs.nodes
-        found = dfs.step(1)
-        harvested += [(len(f.codes), tuple(int(x) for x in f.codes)) for f in found]
-        if dfs.nodes > before:
-            d = int(dfs.st[7][k.DEPTH])
-            placements.append((d - 1, int(dfs.st[4][d - 1])))
-        if dfs.status == k.EXHAUSTED:
-            break
-    return placements, harvested
-
-
-@pytest.mark.parametrize("seed", range(12))
-def test_kernel_visits_the_same_nodes_in_the_same_order_as_the_reference(seed):
-    rng = np.random.default_rng(seed)
-    rows, cols = (4, 4) if seed % 3 else (5, 4)
-    p = _puzzle(rows, cols, seed, hints=int(seed % 2), recolour=int(rng.integers(0, 3)))
-    cells = rows * cols
-    first = int(rng.integers(2, cells - 4))
-    breaks = tuple((first + 2 * i, i + 1) for i in range(3) if first + 2 * i <= cells)
-    cfg = BreakDfsConfig(
-        order=("blackwood", "row_scan", "comb")[seed % 3],
-        scale_from=None,
-        teeth=2,
-        breaks=breaks,
-        piece_breaks=int(rng.integers(1, 3)),
-        frame_colour_breaks=bool(rng.integers(2)),
-        quota=((2, 0), (cells // 2, int(rng.integers(0, cells)))),
-        privileged_inner=2,
-        harvest=HarvestConfig(min_placed=cells - 4),
-        node_budget=10**12,
-    )
-    dfs = BreakDfs(p, cfg, seed)
-    placements, harvested = _kernel_trace(dfs, 30_000)
-    ref_p, ref_h = reference_trace(
-        p,
-        dfs.order,
-        dfs.lists,
-        dfs.rules,
-        cfg.piece_breaks,
-        cfg.frame_colour_breaks,
-        dfs.hmin,
-        len(placements),
-    )
-    assert placements == ref_p
-    assert harvested == ref_h[: len(harvested)]
-    assert len(placements) > 50  # the test looked at a real search
-
-
-def _recount_breaks_ok(p, dfs: BreakDfs, cells_codes) -> None:
+def _recount_breaks_ok(p, dfs, cells_codes) -> None:
     """Breaks of a harvested board recounted from the board along the order never pass the schedule."""
     grid = np.array(cells_codes).reshape(p.rows, p.cols)
     ocol = p.oriented.reshape(-1, 4)
@@ -153,7 +78,7 @@ def _recount_breaks_ok(p, dfs: BreakDfs, cells_codes) -> None:
             rr, cc = r + DR[s], c + DC[s]
             if (rr, cc) in placed and ocol[grid[r, c], s] != ocol[grid[rr, cc], (s + 2) % 4]:
                 mine += 1
-        assert mine <= dfs.cfg.piece_breaks
+        assert mine <= dfs.rules.cap[d]
         total += mine
         assert total <= dfs.rules.allow[d], (d, total)
         placed.add((r, c))
@@ -162,11 +87,11 @@ def _recount_breaks_ok(p, dfs: BreakDfs, cells_codes) -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_harvested_boards_never_break_more_than_the_schedule(seed):
     p = _puzzle(6, 6, seed, hints=1, recolour=6, frame=3, inner=4)
-    cfg = BreakDfsConfig(
+    cfg = _cfg(
         scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
         harvest=HarvestConfig(min_placed=30, pool_size=200), node_budget=200_000,
     )  # fmt: skip
-    run = LongRun(p, cfg, seed)
+    run = _run(p, cfg, seed)
     summary = run.run(max_nodes=150_000, chunk=1 << 14)
     assert summary.kept > 0
     for entry in run.pool.entries.values():
@@ -180,12 +105,12 @@ def test_derived_privileged_colours_are_deterministic_and_split_frame_and_inner(
     e2 = read_puzzle(ROOT / "instances" / "eternity2.txt")
     first = derive_privileged(e2, 1, 2)
     assert first == derive_privileged(read_puzzle(ROOT / "instances" / "eternity2.txt"), 1, 2)
-    assert first == [3, 7, 11]  # docs/breakdfs.md compares this with Blackwood's [5, 7, 20] (our ids)
+    assert first == [3, 7, 11]  # docs/dfs.md compares this with Blackwood's [5, 7, 20] (our ids)
     frame = set(frame_colours(e2))
     assert frame == {1, 2, 3, 4, 5} and sum(c in frame for c in first) == 1
-    cfg = BreakDfsConfig()
-    order = make_order(e2, cfg.order, cfg.teeth)
-    a, b = make_rules(e2, order, cfg), make_rules(e2, order, cfg)
+    recipe = preset_recipe(_cfg(), e2, "blackwood")
+    order = make_order(e2, recipe.order, recipe.teeth)
+    a, b = make_rules(e2, order, recipe), make_rules(e2, order, recipe)
     assert np.array_equal(a.qmin, b.qmin) and np.array_equal(a.allow, b.allow)
     # positions count the hint (position 119 on E2): position 201 is depth 200, 239 is depth 238
     assert a.allow[199] == 0 and a.allow[200] == 1 and a.allow[238] == 10 and a.allow[-1] == 10
@@ -206,10 +131,10 @@ def _assert_valid(p, board):
 @pytest.mark.parametrize("seed", range(3))
 def test_a_completed_partial_is_valid_and_never_below_its_joins(seed):
     p = _puzzle(6, 6, seed, hints=1, recolour=4, frame=3, inner=4)
-    cfg = BreakDfsConfig(
+    cfg = _cfg(
         scale_from=None, teeth=3, breaks=((26, 1), (30, 2)), quota=(), harvest=HarvestConfig(min_placed=20)
     )
-    run = LongRun(p, cfg, seed)
+    run = _run(p, cfg, seed)
     run.run(max_nodes=40_000, chunk=1 << 14)
     for cut in (len(run.best_codes), len(run.best_codes) - 5):  # the deepest, and one with touching holes
         partial = run.dfs.board(run.best_codes[:cut])
@@ -245,19 +170,20 @@ SCRIPT = """
 import sys
 from pathlib import Path
 from e2opt.core.generate import generate
-from e2opt.breakdfs.longrun import LongRun
-from e2opt.breakdfs.config import BreakDfsConfig, HarvestConfig
+from e2opt.construct.dfs.longrun import LongRun
+from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
+from e2opt.construct.dfs.recipes import preset_recipe
 p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
-cfg = BreakDfsConfig(scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
-                     harvest=HarvestConfig(min_placed=31, pool_size=50), node_budget=300_000)
-run = LongRun(p, cfg, 7, Path(sys.argv[1]))
+cfg = DfsConfig(recipe="blackwood", scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)),
+                quota=(), abort=(), harvest=HarvestConfig(min_placed=31, pool_size=50), node_budget=300_000)
+run = LongRun(p, preset_recipe(cfg, p, "blackwood"), cfg.harvest, 7, Path(sys.argv[1]))
 run.run(max_nodes=int(sys.argv[2]), chunk=1 << 12, checkpoint_every_s=0.05)
 """
 
 
 def _pool_state(folder: Path) -> tuple:
-    run = LongRun(generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0], BreakDfsConfig(
-        scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(),
+    run = _run(generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0], _cfg(
+        scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(), abort=(),
         harvest=HarvestConfig(min_placed=31, pool_size=50), node_budget=300_000), 7, folder)  # fmt: skip
     keys = sorted(e.key for e in run.pool.entries.values())
     lines = (folder / "pool.jsonl").read_text().splitlines() + (
@@ -292,15 +218,15 @@ def test_harvest_survives_kill_9_and_resume_without_duplicates_or_loss(tmp_path)
 
 def test_a_run_cut_in_two_at_a_checkpoint_equals_the_run_in_one_piece_aborts_included(tmp_path):
     p = _puzzle(6, 6, 3, hints=1, recolour=6, frame=3, inner=4)
-    cfg = BreakDfsConfig(
+    cfg = _cfg(
         scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3)), quota=((10, 0), (20, 8)), node_budget=90_000,
         abort=((300, 30), (1_500, 36)), harvest=HarvestConfig(min_placed=30, pool_size=40),
     )  # fmt: skip
-    whole = LongRun(p, cfg, 11, tmp_path / "whole")
+    whole = _run(p, cfg, 11, tmp_path / "whole")
     whole.run(max_nodes=400_000, chunk=7_001)
-    first = LongRun(p, cfg, 11, tmp_path / "cut")
+    first = _run(p, cfg, 11, tmp_path / "cut")
     first.run(max_nodes=123_457, chunk=3_000)
-    second = LongRun(p, cfg, 11, tmp_path / "cut")  # a new process would do the same: all from the folder
+    second = _run(p, cfg, 11, tmp_path / "cut")  # a new process would do the same: all from the folder
     second.run(max_nodes=400_000, chunk=5_000)
     assert whole.dfs.aborted > 0 and whole.dfs.attempts > 2
     assert (second.dfs.attempts, second.dfs.aborted) == (whole.dfs.attempts, whole.dfs.aborted)
@@ -309,28 +235,27 @@ def test_a_run_cut_in_two_at_a_checkpoint_equals_the_run_in_one_piece_aborts_inc
 
 
 def test_positions_written_for_256_cells_scale_to_other_boards_and_absolute_ones_are_checked():
-    from e2opt.breakdfs.construct import check_breakdfs
-
     p = _puzzle(8, 8, 1, frame=4, inner=6)
     order = make_order(p, "blackwood", 5)
-    rules = make_rules(p, order, BreakDfsConfig())  # Blackwood's numbers scaled by 64 / 256
+    rules = make_rules(p, order, preset_recipe(_cfg(), p, "blackwood"))  # Blackwood's numbers scaled by 64 / 256
     assert rules.allow[49] == 0 and rules.allow[50] == 1 and rules.allow[-1] == 10  # 201 * 64 / 256 = 50
     assert rules.qmin[40] == 119 // 4 and rules.qmin.max() <= 119 / 4
-    assert check_breakdfs(BreakDfsConfig(), p) == []
-    problems = check_breakdfs(BreakDfsConfig(scale_from=None), p)
-    assert problems[0][0] == "construct.breakdfs.breaks[0]" and "beyond the 64 cells" in problems[0][1]
+    assert check_dfs(_cfg(breaks=BLACKWOOD_BREAKS), p) == []
+    problems = check_dfs(_cfg(scale_from=None, breaks=BLACKWOOD_BREAKS), p)
+    assert problems[0][0] == "construct.dfs.breaks[0]" and "beyond the 64 cells" in problems[0][1]
 
 
 def test_good_pieces_are_deterministic_and_count_once_each_in_the_quota():
-    from e2opt.breakdfs.good import good_pieces
+    from e2opt.construct.dfs.good import good_pieces
     from e2opt.engine.loader import load_config
 
     e2 = read_puzzle(ROOT / "instances" / "eternity2.txt")
     good = good_pieces(e2, None)
     assert len(good) == 150 and np.array_equal(good, good_pieces(e2, None))
     assert not set(good.tolist()) & {h.piece for h in e2.hints}
-    cfg = load_config(str(ROOT / "config" / "eternity2_verhaard.yaml")).construct.breakdfs
-    rules = make_rules(e2, make_order(e2, cfg.order, cfg.teeth), cfg)
+    cfg = load_config(str(ROOT / "config" / "eternity2_verhaard.yaml")).construct.dfs
+    recipe = preset_recipe(cfg, e2, "verhaard")
+    rules = make_rules(e2, make_order(e2, recipe.order, recipe.teeth), recipe)
     assert sorted(np.nonzero(rules.qval)[0].tolist()) == good.tolist() and rules.qval.max() == 1
     assert rules.qmin[10] == 4 and rules.qmin[19] == 4 and rules.qmin[20] == 7 and rules.qmin[100] == 20
     assert (

@@ -15,12 +15,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..construct.finish import fill_by_assignment, fill_by_cpsat, non_adjacent, placed_joins
-from ..core.board import Board, score
-from ..core.puzzle import Puzzle
-from ..search.config import SearchConfig
-from ..search.stop import AnyOf, Clock, MaxCpuTime, Requested
-from ..search.tabu import TabuSearch
+from ...core.board import Board, score
+from ...core.puzzle import Puzzle
+from ...search.config import SearchConfig
+from ...search.stop import AnyOf, Clock, MaxCpuTime, Requested
+from ...search.tabu import TabuSearch
+from ..beam import run_beam
+from ..finish import fill_by_assignment, fill_by_cpsat, non_adjacent, placed_joins
+from ..order import FillOrder
+from ..tables import build_tables
 from .config import HarvestConfig
 
 MIN_CPSAT_S = 0.2  # CP-SAT seconds below which a completion fills by the assignment alone
@@ -38,7 +41,7 @@ def holes_of(board: Board) -> list[tuple[int, int]]:
 
 def _with_neighbours(puzzle: Puzzle, board: Board, filled: Board, holes, cpu_s: float, seed: int) -> Board:
     """The holes and their placed non-hint neighbours re-solved together, from ``filled`` as incumbent."""
-    from ..cpsat.region_model import solve_region
+    from ...cpsat.region_model import solve_region
 
     hinted = {(h.row, h.col) for h in puzzle.hints}
     region = set(holes)
@@ -96,6 +99,20 @@ def fill_holes(
     return board, how
 
 
+def beam_fill(puzzle: Puzzle, partial: Board, order: FillOrder, width: int, seed: int) -> Board | None:
+    """The partial board completed by a beam along ``order`` from its placed prefix (None when the placed
+    cells are not a prefix of the order)."""
+    cells = order.cells
+    placed = int((partial.piece.ravel()[cells] >= 0).sum())
+    flat_piece, flat_rot = partial.piece.ravel(), partial.rot.ravel()
+    if placed == 0 or not (flat_piece[cells[:placed]] >= 0).all():
+        return None
+    codes = (flat_piece[cells[:placed]] * 4 + flat_rot[cells[:placed]]).astype(np.int64)
+    rng_state = np.array([np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]], dtype=np.uint64)
+    board, _ = run_beam(puzzle, order, build_tables(puzzle, order), width, 8, rng_state, codes)
+    return board
+
+
 def complete(
     puzzle: Puzzle,
     partial: Board,
@@ -104,14 +121,20 @@ def complete(
     search: SearchConfig | None = None,
     cpu_s: float | None = None,
     stop: Callable[[], bool] | None = None,
+    order: FillOrder | None = None,
 ) -> tuple[Board, dict]:
-    """Fill the holes, repair for ``cfg.repair_s`` CPU s; the board and what happened. With ``cpu_s``, the
-    whole completion keeps within it: CP-SAT's limits scaled down by cpu_s / completion_cost (never up),
-    the repair given what is left of ``cpu_s`` (at most ``repair_s``) and ended early by ``stop()``."""
+    """Fill the holes (and, with ``beam_width`` and the ``order``, by the beam too: the better fill), repair
+    for ``cfg.repair_s`` CPU s; the board and what happened. With ``cpu_s``, the whole completion keeps
+    within it: CP-SAT's limits scaled down by cpu_s / completion_cost (never up), the repair given what is
+    left of ``cpu_s`` (at most ``repair_s``) and ended early by ``stop()``."""
     start = time.process_time()
     seed = int(rng.integers(2**31))
     scale = 1.0 if cpu_s is None else min(1.0, max(0.0, cpu_s) / max(completion_cost(cfg), 1e-9))
     board, how = fill_holes(puzzle, partial, cfg, seed, cfg.cpsat_s * scale)
+    if cfg.beam_width and order is not None and holes_of(partial):
+        beamed = beam_fill(puzzle, partial, order, cfg.beam_width, seed)
+        if beamed is not None and score(puzzle, beamed) > score(puzzle, board):
+            board, how = beamed, f"beam width {cfg.beam_width}"
     info = {
         "holes": len(holes_of(partial)),
         "partial_joins": placed_joins(puzzle, partial),

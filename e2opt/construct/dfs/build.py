@@ -1,0 +1,213 @@
+"""construct.method: dfs — the recipe resolved, the DFS with breaks for its CPU share, then its best
+harvest completed.
+
+The run engine calls this through the construction registry with the run folder: the DFS keeps its pool,
+state and resolved recipe (``recipe.json``: a derived recipe's pilot runs once per folder) in
+``RUN_DIR/harvest`` (longrun.py). When the DFS ends, the best ``harvest.complete`` boards of the pool not
+completed by an earlier call on the same folder (and the deepest partial board this call reached, if
+deeper than all of them or if there is none) are completed and repaired (complete.py); the best result is
+the construction's board. The keys of completed boards go to ``completed.json`` in the folder
+(atomically, after each completion), so calls made again and again on one folder (a producer continuing
+the DFS for hours) never complete a board twice. The DFS stops early on a perfect board.
+
+Without a deadline the completions' CPU (at most ``complete`` x (2 ``cpsat_s`` + ``repair_s``)) comes on
+top of ``time_limit_s``. With one, pilot, DFS and completions keep within it: the DFS stops early enough
+to leave the completions ``harvest.deadline_share`` of the deadline (at most what they cost by their
+settings), and each completion is given an equal share of what is left (``dfs_limit``, ``complete``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ...config.schema import to_plain
+from ...core.board import Board
+from ...core.fsutil import atomic_write_text
+from ...core.puzzle import Puzzle
+from ..ticks import Ticks
+from .complete import complete, completion_cost
+from .config import DfsConfig
+from .harvest import Entry, make_entry
+from .longrun import LongRun
+from .pilot import calibrate
+from .recipes import describe, preset_recipe, recipe_name
+from .rules import Recipe
+
+COMPLETED = "completed.json"
+RECIPE = "recipe.json"
+
+
+def resolve(
+    puzzle: Puzzle,
+    cfg: DfsConfig,
+    seed: int,
+    folder: Path | None,
+    warn: Callable[[str], None] | None = None,
+    budget_s: float | None = None,
+) -> tuple[Recipe, dict]:
+    """The recipe this section means on this puzzle and how it was found (a pilot's report); a recipe
+    resolved before in ``folder`` for the same section is taken as it is (same run, same rules)."""
+    name = recipe_name(cfg, puzzle)
+    wanted = {k: v for k, v in to_plain(cfg).items() if k not in ("time_limit_s", "max_attempts", "harvest")}
+    if folder is not None and (folder / RECIPE).exists():
+        try:
+            saved = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
+            if saved["section"] == wanted:
+                fields = {k: tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
+                          for k, v in saved["recipe"].items()}  # fmt: skip
+                return Recipe(**fields), saved["report"]
+        except (ValueError, KeyError, TypeError):
+            pass  # unreadable or another section: resolve afresh
+    if name == "derived":
+        recipe, report = calibrate(puzzle, cfg, seed, warn, budget_s)
+    else:
+        recipe, report = preset_recipe(cfg, puzzle, name), {}
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        data = {"section": wanted, "recipe": dataclasses.asdict(recipe), "report": report}
+        atomic_write_text(folder / RECIPE, json.dumps(data, indent=1))
+    return recipe, report
+
+
+def _board(puzzle: Puzzle, entry: Entry) -> Board:
+    cells = np.array(entry.cells, dtype=np.int64).reshape(puzzle.rows, puzzle.cols)
+    return Board(np.where(cells >= 0, cells >> 2, -1), np.where(cells >= 0, cells & 3, 0))
+
+
+def dfs_limit(cfg: DfsConfig, deadline_s: float | None, spent_s: float) -> float:
+    """CPU seconds the DFS may run: what ``time_limit_s`` leaves after ``spent_s`` (a pilot counts in it),
+    cut so that the completions keep their share of the deadline (at most their cost by the settings)."""
+    own = max(0.0, cfg.time_limit_s - spent_s)
+    if deadline_s is None:
+        return own
+    h = cfg.harvest
+    reserve = min(max(h.complete, 1) * completion_cost(h), h.deadline_share * deadline_s)
+    return max(0.0, min(own, deadline_s - reserve - spent_s))
+
+
+def read_completed(folder: Path | None) -> set[str]:
+    """Keys of the boards completed by earlier calls on the folder (none without a folder)."""
+    if folder is None or not (folder / COMPLETED).exists():
+        return set()
+    try:
+        return set(json.loads((folder / COMPLETED).read_text(encoding="utf-8")))
+    except ValueError:  # atomic writes make this unreachable short of a hand edit; start afresh then
+        return set()
+
+
+def _chosen(puzzle: Puzzle, run: LongRun, cfg: DfsConfig, done: set[str]) -> list[tuple[str, Board]]:
+    """The boards to complete: the pool's best not completed before, and this call's deepest partial
+    first if deeper than all of them or if there is none."""
+    n = max(cfg.harvest.complete, 1)
+    fresh = [e for e in run.pool.ranked() if e.key not in done][:n]
+    deepest = run.dfs.board(run.call_codes)
+    entry = make_entry(np.where(deepest.piece >= 0, deepest.piece * 4 + deepest.rot, -1), 0)
+    out = [(e.key, _board(puzzle, e)) for e in fresh]
+    if entry.key not in {e.key for e in fresh} and (not fresh or entry.placed > fresh[0].placed):
+        out.insert(0, (entry.key, deepest))
+    return out[:n]
+
+
+def build_dfs(
+    puzzle: Puzzle,
+    cfg: DfsConfig,
+    rng: np.random.Generator,
+    deadline_s: float | None,
+    log_dir: Path | None,
+    stop: Callable[[], bool] | None,
+    report: Callable[[str], None] | None = None,
+) -> tuple[Board, dict]:
+    """Recipe, DFS within its share of the deadline, then completions within the rest; the best board and
+    the info. ``report`` gets progress lines and the pilot's warning (``warning: ...``)."""
+    began = time.process_time()
+    folder = None if log_dir is None else Path(log_dir) / "harvest"
+    seed = int(rng.integers(2**62))
+    budget = cfg.time_limit_s if deadline_s is None else min(cfg.time_limit_s, deadline_s)
+    warn = None if report is None else (lambda text: report(f"warning: {text}"))
+    recipe, pilot = resolve(puzzle, cfg, seed, folder, warn, budget)
+    run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts)
+    limit = dfs_limit(cfg, deadline_s, time.process_time() - began)
+    lines = Ticks(report)
+    began_nodes, began_cpu = run.dfs.nodes, time.process_time()
+
+    def tick(r: LongRun) -> None:
+        if lines.due():
+            rate = (r.dfs.nodes - began_nodes) / max(time.process_time() - began_cpu, 1e-9)
+            placed = max(len(r.best_codes), r.dfs.deepest) + len(puzzle.hints)
+            lines.say(f"dfs: attempt {r.dfs.attempts}, deepest {placed}/{puzzle.n_cells} placed, "
+                      f"{rate:,.0f} nodes per CPU s")  # fmt: skip
+
+    summary = run.run(cpu_s=run.cpu_before + limit, stop=stop, tick=tick)
+    run.pool.close()
+    done = read_completed(folder)
+    chosen = _chosen(puzzle, run, cfg, done)
+    best, best_info, completed = None, {}, []
+    for i, (key, partial) in enumerate(chosen):
+        if best is not None and stop is not None and stop():
+            break  # asked to stop: one completed board is what a construction must return
+        share = None
+        if deadline_s is not None:
+            share = (deadline_s - (time.process_time() - began)) / (len(chosen) - i)
+            if share <= 0 and best is not None:
+                break
+        if stop is not None and stop():
+            share = 0.0  # asked to stop: the holes filled by the assignment alone, no CP-SAT, no repair
+        board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share, stop=stop, order=run.dfs.order)
+        completed.append(key)
+        done.add(key)
+        if folder is not None:
+            atomic_write_text(folder / COMPLETED, json.dumps(sorted(done)))
+        if best is None or info["score"] > best_info["score"]:
+            best, best_info = board, info
+    run.pool.retire(completed)  # completed.json first: a kill in between only leaves them to be skipped
+    run.pool.compact()
+    run.pool.close()
+    nh = len(puzzle.hints)
+    info = {
+        "recipe": describe(puzzle, recipe),
+        "pilot": pilot,
+        "nodes": summary.nodes,
+        "nodes_per_s": round(summary.nodes / max(summary.cpu_s, 1e-9)),
+        "band_nodes_per_s": summary.band_rates,
+        "attempts": summary.attempts,
+        "best_depth": summary.deepest,
+        "best_placed": summary.deepest + nh,
+        "call_placed": len(summary.call_codes) + nh,
+        "harvest_kept": summary.kept,
+        "harvest_placed": summary.counts["placed"],
+        "harvest_score": summary.counts["score"],
+        "dfs_cpu_s": round(summary.call_cpu_s, 3),
+        "dfs_limit_s": round(limit, 3),
+        "completed": completed,
+        "completion": best_info,
+        "cpu_s": round(time.process_time() - began, 3),
+    }
+    return best, info
+
+
+def check_dfs(cfg: DfsConfig, puzzle: Puzzle, section: str = "dfs") -> list[tuple[str, str]]:
+    """Absolute integer positions (``scale_from: null``) in the schedules past the puzzle's cells."""
+    problems = []
+    if cfg.scale_from is not None:
+        return problems
+    for key, points in (
+        ("breaks", cfg.breaks or ()),
+        ("quota", cfg.quota or ()),
+        ("abort", [(a, n) for n, a in cfg.abort or ()]),
+    ):
+        for i, (at, _) in enumerate(points):
+            if isinstance(at, int) and at > puzzle.n_cells:
+                problems.append(
+                    (
+                        f"construct.{section}.{key}[{i}]",
+                        f"position {at} is beyond the {puzzle.n_cells} cells of {puzzle.name} "
+                        "(give fractions of the board on other sizes)",
+                    )
+                )
+    return problems

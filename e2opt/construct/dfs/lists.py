@@ -1,0 +1,144 @@
+"""The kernel's candidate lists as bitsets over code ranks, and its per-depth geometry, for one puzzle and order.
+
+Lists come from construct/tables.py: per bucket (slot of the order, colour facing key side 0, colour
+facing key side 1) the exact placements (a plain list ``ent``, short) and, as bitsets, the one-off placements (bitset
+list ``bucket``, those breaking on a frame colour dropped unless ``frame_colour_breaks``) and, with a cap
+of 2, per slot with two key sides, every placement that fits its rim (bitset list ``buckets + slot``). Codes are
+grouped by kind (a slot only ever holds one kind); each group's ranks start on a word boundary, so a
+list's bitset spans only its kind's words. Placed codes live in ``pc[0..m)`` by depth, the hints in
+``pc[m..m+h)``, and ``pc[m+h]`` holds a sentinel code whose sides are all colour 0 (rim or no neighbour).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.puzzle import Puzzle
+from ..order import FillOrder
+from ..tables import build_tables
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """Per-depth arrays: bucket base, key neighbours (pc index, side shown), extras (pc index, own side), slot."""
+
+    base: np.ndarray
+    kn0: np.ndarray
+    ks0: np.ndarray
+    kn1: np.ndarray
+    ks1: np.ndarray
+    xn: np.ndarray
+    xs: np.ndarray
+    nx: np.ndarray
+    slot: np.ndarray
+    hint_codes: np.ndarray
+
+    def arrays(self) -> tuple:
+        return (self.base, self.kn0, self.ks0, self.kn1, self.ks1, self.xn, self.xs, self.nx, self.slot)
+
+
+@dataclass(frozen=True, eq=False)
+class Lists:
+    """Codes of every list (CSR ``lstart``/``lcode``), where their bitsets live, the code groups by kind."""
+
+    colours: int
+    estart: np.ndarray  # per bucket: its exact placements ``ent[estart[b]:estart[b + 1]]``
+    ent: np.ndarray
+    lstart: np.ndarray
+    lcode: np.ndarray
+    lwlo: np.ndarray  # per list: first word of its kind
+    lnw: np.ndarray  # per list: words of its kind
+    woff: np.ndarray  # per list: first of its word entries (room for min(codes, words) of them)
+    groups: np.ndarray  # the free pieces by kind group (CSR ``gstart``)
+    gstart: np.ndarray
+    gbase: np.ndarray  # first code rank of each group (a multiple of 64)
+    n_words: int
+    n_entries: int
+    nb: int  # buckets: bitset list b is bucket b's one-off list, list nb + slot the slot's every list
+    ocol: np.ndarray  # ocol[code * 4 + side]; the last code is the all-zero sentinel
+    frame_col: np.ndarray
+
+
+def build_geometry(puzzle: Puzzle, order: FillOrder) -> Geometry:
+    """The per-depth arrays of the module docstring."""
+    m, c2 = order.depth, puzzle.n_colours**2
+    sentinel = m + len(puzzle.hints)
+    at = {int(cell): d for d, cell in enumerate(order.cells)}
+    at.update({h.row * puzzle.cols + h.col: m + i for i, h in enumerate(puzzle.hints)})
+    kn = np.full((2, m), sentinel, dtype=np.int32)
+    ks = np.zeros((2, m), dtype=np.int32)
+    xn = np.full((m, 2), sentinel, dtype=np.int32)
+    xs = np.zeros((m, 2), dtype=np.int32)
+    nx = np.zeros(m, dtype=np.int32)
+    for d in range(m):
+        for j in range(2):
+            s = int(order.keys[d, j])
+            if s >= 0:
+                kn[j, d], ks[j, d] = at[int(order.nbr[d, s])], (s + 2) & 3
+            s = int(order.extras[d, j])
+            if s >= 0:
+                xn[d, nx[d]], xs[d, nx[d]] = at[int(order.nbr[d, s])], s
+                nx[d] += 1
+    base = (order.slot * c2).astype(np.int32)
+    hints = np.array([h.piece * 4 + h.rot for h in puzzle.hints], dtype=np.int32)
+    return Geometry(base, kn[0], ks[0], kn[1], ks[1], xn, xs, nx, order.slot.astype(np.int32), hints)
+
+
+def _kind_of_rim(rim: int) -> int:
+    """0 inner, 1 edge, 2 corner: the number of rim sides."""
+    return bin(int(rim)).count("1")
+
+
+def build_lists(
+    puzzle: Puzzle, order: FillOrder, frame: list[int], frame_colour_breaks: bool, cap: int
+) -> Lists:
+    """Exact, one-off and (cap >= 2) every-placement lists with their bitset layout (module docstring)."""
+    t = build_tables(puzzle, order)
+    colours = t.colours
+    frame_col = np.zeros(colours, dtype=np.uint8)
+    frame_col[frame] = 1
+    n_buckets, n_slots = len(t.exact_start) - 1, len(order.slots)
+    off_bucket = np.repeat(np.arange(n_buckets), np.diff(t.one_off_start))
+    keep = np.ones(len(t.one_off), dtype=bool)
+    if not frame_colour_breaks and len(t.one_off):
+        slot, rest = np.divmod(off_bucket, colours * colours)
+        c0, c1 = np.divmod(rest, colours)
+        k0, k1 = order.slots[slot, 1], order.slots[slot, 2]
+        for ks, want in ((k0, c0), (k1, c1)):
+            own = t.ocol[t.one_off, np.maximum(ks, 0)]
+            keep &= ~((ks >= 0) & (own != want) & ((frame_col[own] > 0) | (frame_col[want] > 0)))
+    lists: list[np.ndarray] = []
+    for b in range(n_buckets):
+        lo, hi = t.one_off_start[b], t.one_off_start[b + 1]
+        lists.append(t.one_off[lo:hi][keep[lo:hi]])
+    two_keys = (order.slots[:, 1] >= 0) & (order.slots[:, 2] >= 0)
+    for s in range(n_slots):
+        every = t.every[t.every_start[s] : t.every_start[s + 1]]
+        lists.append(every if cap >= 2 and two_keys[s] else every[:0])
+    hinted = {h.piece for h in puzzle.hints}
+    kinds = [
+        [p for p in range(len(puzzle.pieces)) if puzzle.kinds[p] == k and p not in hinted] for k in (2, 1, 0)
+    ]
+    groups = [np.array(ps, dtype=np.int64) for ps in kinds]
+    gsize = np.array([len(g) for g in groups])
+    gwords = (4 * gsize + 63) // 64
+    gbase = np.concatenate([[0], np.cumsum(gwords)[:-1]]) * 64
+    slot_group = np.array([_kind_of_rim(rim) for rim in order.slots[:, 0]])  # 0 inner, 1 edge, 2 corner
+    wlo = (gbase[slot_group] // 64).astype(np.int64)
+    nwords = gwords[slot_group].astype(np.int64)
+    list_slot = np.concatenate([np.repeat(np.arange(n_slots), colours * colours), np.arange(n_slots)])
+    lens = np.array([len(x) for x in lists], dtype=np.int64)
+    room = np.minimum(lens, nwords[list_slot])
+    woff = np.concatenate([[0], np.cumsum(room)[:-1]]).astype(np.int64)
+    lstart = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+    lcode = np.concatenate(lists).astype(np.int64) if lists else np.zeros(0, dtype=np.int64)
+    ocol = np.zeros((len(t.ocol) + 1) * 4, dtype=np.uint8)
+    ocol[: len(t.ocol) * 4] = t.ocol.ravel()
+    code_dtype = np.int16 if 4 * len(puzzle.pieces) < 2**15 else np.int32
+    return Lists(
+        colours, t.exact_start.astype(np.int64), t.exact.astype(code_dtype), lstart, lcode, wlo[list_slot], nwords[list_slot], woff,
+        np.concatenate(groups), np.concatenate([[0], np.cumsum(gsize)]).astype(np.int64),
+        gbase.astype(np.int64), int(gwords.sum()), int(room.sum()), n_buckets, ocol, frame_col,
+    )  # fmt: skip

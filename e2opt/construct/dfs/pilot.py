@@ -1,0 +1,177 @@
+"""The derived recipe: candidates built from the puzzle's statistics (derive.py), chosen by a short pilot.
+
+Each candidate is one setting of the few knobs the statistics leave open: the quota's margin over the
+random expectation (or no quota), the branching at which breaks begin, and breaks next to the hints. The
+pilot gives each candidate ``pilot.cpu_s`` CPU s of the real DFS from a fresh attempt (seeded from the run)
+and keeps the one whose attempt went deepest (ties: fewer breaks on the deepest partial, then the earlier
+candidate). When no candidate gets past the position where breaks begin, the quota and schedule cannot
+be met on this puzzle: the pilot relaxes them (no quota, clue breaks, earlier breaks) and says so in one
+warning line. The chosen trial also sets the attempts' abort marks (unless ``abort`` is given): an attempt
+that has not reached ABORT_SHARE of the trial's depth within ABORT_NODES times the trial's nodes, or the
+trial's depth within three times that, starts afresh, so one bad opening cannot hold a run for hours.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.puzzle import Puzzle
+from ..order import make_order
+from .config import DfsConfig
+from .derive import branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
+from .recipes import position, positions, quota_values, user_to_internal
+from .rules import Recipe, make_rules, sequence
+from .search import Dfs
+
+SLACK = 0.3  # breaks allowed per expected position without an exact candidate (derive.py, docs/dfs.md)
+BREAKS_UNTIL = 0.935  # the allowance stops growing here (Blackwood's: position 239 of 256)
+QUOTA_UNTIL = 0.625  # the quota stops at this share of the cells (Blackwood's: 160 of 256)
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """One candidate: quota share (None: no quota), break onset (expected exact candidates), clue breaks."""
+
+    lam: float | None
+    onset: float
+    clue_breaks: int
+
+    def label(self) -> str:
+        quota = "no quota" if self.lam is None else f"quota {self.lam:g} of the way to the most"
+        return f"{quota}, breaks below {self.onset:g} candidates, {self.clue_breaks} per clue"
+
+
+def candidates(puzzle: Puzzle, limit: int) -> list[Knobs]:
+    """The candidate settings, most preferred first; clue breaks only where a hint sits off the path."""
+    clue = [0, 1] if len(puzzle.hints) > 1 else [0]
+    out = [Knobs(lam, o, c) for c in clue for lam in (0.8, None) for o in (0.4, 0.6)]
+    return out[:limit]
+
+
+def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
+    """The derived recipe for one candidate; keys set in the section win over the statistics."""
+    order = cfg.order or "blackwood"
+    teeth = cfg.teeth or max(1, round(5 * min(puzzle.rows, puzzle.cols) / 16))
+    cells = puzzle.n_cells
+    seq = sequence(puzzle, order, teeth)
+    source = {"recipe": "derived", "knobs": knobs.label()}
+    if cfg.privileged:
+        privileged = user_to_internal(puzzle, cfg.privileged)
+    else:
+        privileged = derive_privileged(puzzle, cfg.privileged_frame, cfg.privileged_inner)
+    qval = quota_values(puzzle, privileged, cfg.quota_on or "colours", cfg.good_pieces)
+    if cfg.quota is not None:
+        quota = positions(cfg.quota, cells, cfg.scale_from, scale_values=True)
+    elif knobs.lam is None:
+        quota = ()
+    else:
+        quota = derived_quota(*quota_bounds(puzzle, seq, qval), knobs.lam, puzzle.cols, QUOTA_UNTIL)
+    if not quota:
+        qval = np.zeros_like(qval)
+    if cfg.breaks is not None:
+        breaks = positions(cfg.breaks, cells, cfg.scale_from)
+    else:
+        breaks = derived_breaks(branching(puzzle, seq), puzzle.cols, knobs.onset, SLACK, BREAKS_UNTIL)
+    abort = tuple((int(n), position(at, cells, cfg.scale_from)) for n, at in (cfg.abort or ()))
+
+    def pick(key: str, default):
+        value = getattr(cfg, key)
+        return default if value is None else value
+
+    return Recipe(
+        order=order, teeth=teeth, breaks=breaks, quota=quota, qval=tuple(int(v) for v in qval),
+        piece_breaks=pick("piece_breaks", 1), frame_breaks=pick("frame_breaks", True),
+        frame_colour_breaks=pick("frame_colour_breaks", False), touching_breaks=pick("touching_breaks", True),
+        clue_breaks=pick("clue_breaks", knobs.clue_breaks), node_budget=pick("node_budget", 50_000_000_000),
+        abort=abort, privileged=tuple(privileged), source=source,
+    )  # fmt: skip
+
+
+@dataclass
+class Trial:
+    """What one candidate's pilot reached: pieces placed (hints included), breaks there, nodes, CPU s."""
+
+    knobs: Knobs
+    placed: int
+    breaks: int
+    nodes: int
+    cpu_s: float
+
+    def as_dict(self) -> dict:
+        return {"knobs": self.knobs.label(), "placed": self.placed, "breaks": self.breaks, "nodes": self.nodes,
+                "cpu_s": round(self.cpu_s, 3)}  # fmt: skip
+
+
+def trial(puzzle: Puzzle, recipe: Recipe, knobs: Knobs, seed: int, cpu_s: float) -> Trial:
+    """``cpu_s`` CPU s of the DFS with this recipe from a fresh attempt: how deep it got."""
+    start = time.process_time()
+    order = make_order(puzzle, recipe.order, recipe.teeth)
+    dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, puzzle.n_cells + 1)
+    deepest, breaks = 0, 0
+    while time.process_time() - start < cpu_s:
+        dfs.step(1 << 18)
+        if dfs.deepest > deepest:
+            deepest = dfs.deepest
+            breaks = int(dfs.st[4][deepest - 1]) if deepest else 0
+        if dfs.deepest == order.depth:
+            break
+    return Trial(knobs, deepest + len(puzzle.hints), breaks, dfs.nodes, time.process_time() - start)
+
+
+def first_break(recipe: Recipe) -> int:
+    """The position where the schedule first allows a break (the cells when it never does)."""
+    return recipe.breaks[0][0] if recipe.breaks else 10**9
+
+
+PILOT_SHARE = 0.25  # of the construction's CPU budget, at most, for the whole pilot
+ABORT_NODES, ABORT_SHARE = 10, 0.75  # abort marks from the chosen trial (module docstring)
+
+
+def abort_marks(best: Trial) -> tuple[tuple[int, int], ...]:
+    """[placements, position] marks from the chosen trial (module docstring); none for a trial that did not
+    get anywhere."""
+    if best.nodes <= 0 or best.placed <= 0:
+        return ()
+    first = (ABORT_NODES * best.nodes, max(1, int(ABORT_SHARE * best.placed)))
+    return (first, (3 * first[0], best.placed))
+
+
+def calibrate(
+    puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None
+) -> tuple[Recipe, dict]:
+    """The pilot of the module docstring: the chosen recipe and a report of every trial. Each trial gets
+    ``pilot.cpu_s``, cut so that the whole pilot keeps within PILOT_SHARE of ``budget_s``."""
+    start = time.process_time()
+    pool = candidates(puzzle, cfg.pilot.candidates)
+    if not cfg.pilot.enabled:
+        pool = pool[:1]
+    each = cfg.pilot.cpu_s if budget_s is None else min(cfg.pilot.cpu_s, PILOT_SHARE * budget_s / len(pool))
+    first = derived_recipe(puzzle, cfg, pool[0])
+    order = make_order(puzzle, first.order, first.teeth)
+    Dfs(puzzle, order, make_rules(puzzle, order, first), seed, puzzle.n_cells + 1).step(1)  # compile/load
+    trials = []
+    for i, knobs in enumerate(pool):
+        recipe = derived_recipe(puzzle, cfg, knobs)
+        trials.append((trial(puzzle, recipe, knobs, seed + i, each) if cfg.pilot.enabled else None, recipe))
+    if cfg.pilot.enabled:
+        best_i = max(range(len(trials)), key=lambda i: (trials[i][0].placed, -trials[i][0].breaks, -i))
+    else:
+        best_i = 0
+    chosen = trials[best_i][1]
+    report = {"trials": [t.as_dict() for t, _ in trials if t is not None], "chosen": pool[best_i].label()}
+    best_trial = trials[best_i][0]
+    if best_trial is not None and cfg.abort is None:
+        chosen = chosen.with_(abort=abort_marks(best_trial))
+    if best_trial is not None and best_trial.placed < min(first_break(chosen), puzzle.n_cells):
+        relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))
+        text = (f"dfs: no pilot attempt got past position {first_break(chosen)} (deepest {best_trial.placed}): "
+                "the quota and break schedule are relaxed (no quota, earlier breaks, breaks next to clues)")  # fmt: skip
+        if warn is not None:
+            warn(text)
+        report["relaxed"] = text
+        chosen = relaxed.with_(source={**relaxed.source, "relaxed": True}, abort=())
+    report["cpu_s"] = round(time.process_time() - start, 3)
+    return chosen, report

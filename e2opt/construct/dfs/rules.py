@@ -1,0 +1,126 @@
+"""A resolved recipe (every number fixed for one puzzle) and the kernel's per-depth rule arrays made from it.
+
+Positions count cells of the full fill order, hint cells included (Blackwood's ``solve_index``): the
+search places the other cells only, so position p becomes depth p minus the hints placed before it.
+A recipe is what a preset, the puzzle's own statistics (derive.py) or the pilot (pilot.py) decide; the
+kernel only ever sees these arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ...core.puzzle import GREY, Puzzle
+from ..order import ORDERS, FillOrder
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """Every rule of one DFS on one puzzle, positions absolute (hint cells included).
+
+    ``breaks``: (position, cumulative breaks allowed from there). ``quota``: (position, minimum quota
+    value placed by then, hints included), linear in between, floored; ``qval`` the quota value of each
+    piece (privileged sides, or 1 per good piece). ``clue_breaks``: breaks each cell next to a hint may
+    take before the schedule allows any; they count in the schedule's total, which never grows. ``abort``: (placements, position) an attempt must have reached.
+    """
+
+    order: str
+    teeth: int
+    breaks: tuple[tuple[int, int], ...]
+    quota: tuple[tuple[int, float], ...]
+    qval: tuple[int, ...]
+    piece_breaks: int = 1
+    frame_breaks: bool = True
+    frame_colour_breaks: bool = False
+    touching_breaks: bool = True
+    clue_breaks: int = 0
+    node_budget: int = 50_000_000_000
+    abort: tuple[tuple[int, int], ...] = ()
+    privileged: tuple[int, ...] = ()  # internal colour ids behind ``qval`` (reporting)
+    source: dict = field(default_factory=dict, compare=False)  # where each number came from
+
+    def with_(self, **changes) -> Recipe:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, eq=False)
+class Rules:
+    """Per-depth arrays for the kernel: cumulative breaks allowed, breaks per placement, minimum quota."""
+
+    allow: np.ndarray
+    cap: np.ndarray
+    qmin: np.ndarray
+    qval: np.ndarray
+    frame: list[int]
+    frame_colour_breaks: bool
+    no_touch: bool
+    abort: list[tuple[int, int]]
+    node_budget: int
+
+
+def frame_colours(puzzle: Puzzle) -> list[int]:
+    """Internal colour ids on the joins between two rim cells (the sides next to a grey side)."""
+    out: set[int] = set()
+    for sides in puzzle.pieces:
+        for s in range(4):
+            if sides[s] == GREY:
+                for t in ((s + 1) & 3, (s + 3) & 3):
+                    if sides[t] != GREY:
+                        out.add(int(sides[t]))
+    return sorted(out)
+
+
+def sequence(puzzle: Puzzle, order: str, teeth: int) -> list[tuple[int, int]]:
+    """The named order's cells, hints included."""
+    return ORDERS[order](puzzle.rows, puzzle.cols, teeth)
+
+
+def depth_of_position(puzzle: Puzzle, order: str, teeth: int) -> np.ndarray:
+    """depth[p]: search depth of fill-order position p (hints left out), for p in 0..n_cells."""
+    hinted = {(h.row, h.col) for h in puzzle.hints}
+    out = np.zeros(puzzle.n_cells + 1, dtype=np.int64)
+    d = 0
+    for p, rc in enumerate(sequence(puzzle, order, teeth)):
+        out[p] = d
+        d += rc not in hinted
+    out[puzzle.n_cells] = d
+    return out
+
+
+def make_rules(puzzle: Puzzle, order: FillOrder, recipe: Recipe) -> Rules:
+    """The recipe's rules on this puzzle's depths."""
+    m, cells = order.depth, puzzle.n_cells
+    depth = depth_of_position(puzzle, recipe.order, recipe.teeth)
+    allow = np.zeros(m + 1, dtype=np.int32)
+    for at, most in recipe.breaks:
+        allow[depth[min(at, cells)] :] = most
+    cap = np.full(m + 1, recipe.piece_breaks, dtype=np.int32)
+    if not recipe.frame_breaks:
+        cap[:m][order.rim > 0] = 0
+    if recipe.clue_breaks and puzzle.hints:  # breaks next to a hint come earlier, never more in all
+        hinted = {h.row * puzzle.cols + h.col for h in puzzle.hints}
+        early = np.zeros(m + 1, dtype=np.int32)
+        for d in range(m):
+            if any(int(n) in hinted for n in order.nbr[d] if n >= 0):
+                early[d:] += recipe.clue_breaks
+                cap[d] = max(cap[d], 1)
+        allow = np.maximum(allow, np.minimum(early, allow[-1] or early[-1]))
+    qval = np.array(recipe.qval, dtype=np.int32)
+    qmin = np.zeros(m + 1, dtype=np.int32)
+    if recipe.quota:
+        xs = [at for at, _ in recipe.quota]
+        ys = [v for _, v in recipe.quota]
+        hint_at = {(h.row, h.col): h for h in puzzle.hints}
+        seq = sequence(puzzle, recipe.order, recipe.teeth)
+        hint_q = 0
+        for p in range(min(xs[-1], cells - 1) + 1):  # the count includes hints placed before p
+            if seq[p] in hint_at:
+                hint_q += int(qval[hint_at[seq[p]].piece])
+                continue
+            need = int(np.floor(np.interp(p, xs, ys))) if p >= xs[0] else 0
+            qmin[depth[p]] = max(need - hint_q, 0)
+    abort = [(int(n), int(depth[min(at, cells)])) for n, at in recipe.abort]
+    return Rules(allow, cap, qmin, qval, frame_colours(puzzle), recipe.frame_colour_breaks,
+                 not recipe.touching_breaks, abort, int(recipe.node_budget))  # fmt: skip
