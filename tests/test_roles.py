@@ -231,7 +231,7 @@ def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_noth
         lost: ClassVar[set] = set()
 
         def submit(self, fn, task):
-            which = (task["role"], task["id"].rsplit("-r", 1)[1])
+            which = (task.role, task.id.rsplit("-r", 1)[1])
             if which in (("producer", "3"), ("repairer", "4")) and which not in self.lost:
                 self.lost.add(which)
                 fn(task)  # the round ran (a producer's board was made), then its process died

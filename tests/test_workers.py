@@ -25,6 +25,7 @@ from e2opt.engine.checkpoint import load_checkpoint
 from e2opt.engine.events import read_events
 from e2opt.engine.loader import load_config
 from e2opt.engine.plots import worker_series
+from e2opt.engine.protocol import Task
 from e2opt.engine.resume import resume_run
 from e2opt.engine.round import search_round, worker_streams
 from e2opt.engine.run import Result, run_config
@@ -118,12 +119,9 @@ def test_streams_of_workers_are_distinct_and_worker_0_keeps_the_plain_runs():
     assert len(states) == 8
 
 
-def round_task(cfg, run_dir: Path, worker: int) -> dict:
-    return {
-        "id": "t", "worker": worker, "config": cfg.to_dict(), "t0": time.time(), "state": None,
-        "round_end_wall": 60.0, "round_end_moves": 200, "cpu_limit": None, "published": [],
-        "stop_file": str(run_dir / "stop"),
-    }  # fmt: skip
+def round_task(cfg, run_dir: Path, worker: int) -> Task:
+    return Task(id="t", worker=worker, role="worker", config=cfg, t0=time.time(), state=None, round_end_wall=60.0,
+                round_end_moves=200, cpu_limit=None, published=[], stop_file=str(run_dir / "stop"))  # fmt: skip
 
 
 def test_publishing_refuses_a_board_that_breaks_a_rule(tmp_path):
@@ -131,15 +129,15 @@ def test_publishing_refuses_a_board_that_breaks_a_rule(tmp_path):
     puzzle = read_puzzle(SMALL)
     team = Team(cfg, tmp_path, puzzle, 2, coordinator.stopping.Clock())
     answers = [search_round(round_task(cfg, tmp_path, w)) for w in (0, 1)]
-    team.states = [a["state"] for a in answers]
+    team.states = [a.state for a in answers]
     log = coordinator.EventLog(tmp_path)
     team.publish(log)
-    assert sorted(e["score"] for e in team.elite) == sorted(a["state"]["meta"]["best_score"] for a in answers)
-    broken = answers[1]["state"]
+    assert sorted(e["score"] for e in team.elite) == sorted(a.state.meta.best_score for a in answers)
+    broken = answers[1].state
     corner = int(np.flatnonzero(team.flat.cell_kind == 0)[0])
-    broken["best_rot"] = broken["best_rot"].copy()
-    broken["best_rot"][corner] = (broken["best_rot"][corner] + 1) % 4  # a corner turned off its rim
-    assert rule_violations(puzzle, team.flat.board(broken["best_piece"], broken["best_rot"]))
+    broken.best_rot = broken.best_rot.copy()
+    broken.best_rot[corner] = (broken.best_rot[corner] + 1) % 4  # a corner turned off its rim
+    assert rule_violations(puzzle, team.flat.board(broken.best_piece, broken.best_rot))
     elite = list(team.elite)
     with pytest.raises(E2optError, match="invalid board"):
         team.publish(log)
