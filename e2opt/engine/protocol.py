@@ -82,7 +82,12 @@ class WorkerState:
         prefix = f"w{i}."  # the search state's fields and the arrays its moves keep (SearchState.extra)
         search = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
         # the worker's best shares its keys with the search state's: the search continues from the worker's
-        return cls(WorkerMeta.from_dict(meta), search, np.asarray(search["best_piece"]), np.asarray(search["best_rot"]))
+        return cls(
+            WorkerMeta.from_dict(meta),
+            search,
+            np.asarray(search["best_piece"]),
+            np.asarray(search["best_rot"]),
+        )
 
 
 @dataclass(frozen=True, eq=False)

@@ -68,7 +68,9 @@ class Worker:
         else:
             self.meta = task.state.meta.copy()
             self.best = (np.array(task.state.best_piece), np.array(task.state.best_rot))
-            self.search = TabuSearch.from_state(puzzle, self.cfg.search, SearchState.from_dict(task.state.search))
+            self.search = TabuSearch.from_state(
+                puzzle, self.cfg.search, SearchState.from_dict(task.state.search)
+            )
 
     def first_search(self) -> None:
         """Construct the worker's initial board (its own stream) and start its search."""
@@ -206,7 +208,9 @@ def worker_criteria(
 ) -> stopping.AnyOf:
     """The run's criteria for a worker's current search: its CPU share, and move and intensification
     budgets less what its earlier searches (``meta``) spent. Rounds and resume judge a worker by it."""
-    return stopping.from_config(cfg.stop, max_score, cpu_limit, meta.moves_before, meta.intensifications_before)
+    return stopping.from_config(
+        cfg.stop, max_score, cpu_limit, meta.moves_before, meta.intensifications_before
+    )
 
 
 def cpu_share(cfg: RunConfig, workers: int) -> float | None:

@@ -81,7 +81,9 @@ class Producer(Role):
         st = worker.search.state
         method = info.get("method", worker.cfg.producer_construct().method)
         worker.produced.append(
-            ProducedBoard(st.piece.copy(), st.rot.copy(), int(st.score), worker.clock.wall(), worker.clock.cpu(), method)
+            ProducedBoard(
+                st.piece.copy(), st.rot.copy(), int(st.score), worker.clock.wall(), worker.clock.cpu(), method
+            )
         )
 
     def settle(self, team: Team, i: int, answer: Answer, events: EventLog) -> None:

@@ -63,7 +63,10 @@ class Searcher(Role):
                     worker.note_best(info["score"], info["move"])
 
             worker.search.run(stopping.AnyOf(run_criteria, *round_end, stagnation), clock, on_event)
-            meta.stagnant_intensifications, meta.search_best_wall_s = stagnation.intensifications, stagnation.best_wall
+            meta.stagnant_intensifications, meta.search_best_wall_s = (
+                stagnation.intensifications,
+                stagnation.best_wall,
+            )
             status = worker.status()
             if run_criteria(status):
                 return run_criteria.reason
