@@ -151,6 +151,23 @@ def test_a_role_split_run_repeats_seed_for_seed(split, tmp_path):
     assert fingerprint(Path(first.run_dir)) == fingerprint(Path(again.run_dir))
 
 
+def test_two_producers_and_a_repairer_repeat_seed_for_seed_and_share_one_pool(tmp_path):
+    roles = {"producers": 2, "method": "beam", "repair_moves": 300, "pool_size": 6}
+    stop = {"max_iterations": 1500}
+    runs = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        path = config_file(tmp_path / name, run={"workers": 3, "roles": roles}, stop=stop)
+        runs.append(run_config(load_config(path)))
+    assert fingerprint(Path(runs[0].run_dir)) == fingerprint(Path(runs[1].run_dir))
+    events = list(read_events(Path(runs[0].run_dir)))
+    produced = [e for e in events if e["event"] == "produced"]
+    assert {e["worker"] for e in produced} == {1, 2} and len({e["key"] for e in produced}) == len(produced)
+    taken = [e for e in events if e["event"] == "restart" and e.get("from") == "pool"]
+    assert taken and {e["worker"] for e in taken} == {0}
+    assert [w["role"] for w in runs[0].workers] == ["repairer", "producer", "producer"]
+
+
 def test_producers_feed_the_pool_and_the_repairer_takes_from_it(split):
     result, _ = split
     run_dir = Path(result.run_dir)
