@@ -27,6 +27,7 @@ from ..search.tabu import TabuSearch, warm_up
 from .config import RunConfig
 from .protocol import Answer, ProducedBoard, Task, WorkerMeta, WorkerState
 from .roles import ROLES
+from .roles.guard import Claim
 
 _warm = False  # numba kernels loaded in this process (see search_round)
 
@@ -52,7 +53,7 @@ class Worker:
     """A worker during one round: its current search and the counters it carries across searches. Its role
     (roles/) decides what the round does; this class holds what every role shares."""
 
-    def __init__(self, task: Task, puzzle: Puzzle, clock: stopping.Clock, claim: Any):
+    def __init__(self, task: Task, puzzle: Puzzle, clock: stopping.Clock, claim: Claim):
         self.task, self.cfg, self.puzzle, self.clock = task, task.config, puzzle, clock
         self.role, self.claim = ROLES[task.role], claim
         self.flat = FlatPuzzle.of(puzzle)
@@ -229,23 +230,7 @@ def search_round(task: Task) -> Answer:
     clock = stopping.Clock(time.time() - task.t0, cpu_before)
     role = ROLES[task.role]
     with role.claim(task) as claim:
-        claim = claim or _UNCLAIMED
         worker = Worker(task, puzzle, clock, claim)
         finished = role.play(worker, task)
         claim.check()  # a stale copy hands nothing over
         return worker.answer(finished)
-
-
-class _Unclaimed:
-    """The claim of a role that writes no folder of its own: never stale."""
-
-    @staticmethod
-    def stale() -> bool:
-        return False
-
-    @staticmethod
-    def check() -> None:
-        """Nothing to check."""
-
-
-_UNCLAIMED = _Unclaimed()

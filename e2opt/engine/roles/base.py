@@ -3,10 +3,11 @@ and on the coordinator's side of its answer."""
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+
+from .guard import Claim, Unclaimed
 
 if TYPE_CHECKING:
     from ...construct import ConstructConfig
@@ -29,9 +30,9 @@ class Role:
         """The construction this role's boards come from."""
         return cfg.construct
 
-    def claim(self, task: Task) -> AbstractContextManager[Any]:
+    def claim(self, task: Task) -> Claim:
         """Held for the whole round: the claim on what the round writes (a producer's folder, guard.py)."""
-        return nullcontext()
+        return Unclaimed()
 
     def first_board(self, worker: Worker, rng: np.random.Generator) -> tuple[Any, dict]:
         """The worker's first board (its first round ends with it)."""

@@ -31,6 +31,22 @@ class StaleRound(E2optError):
     """This copy of a round was submitted again elsewhere: it must not write the folder."""
 
 
+class Unclaimed:
+    """The claim of a role that writes no folder of its own: never stale."""
+
+    def __enter__(self) -> Unclaimed:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        """Nothing to let go."""
+
+    def stale(self) -> bool:
+        return False
+
+    def check(self) -> None:
+        """Nothing to check."""
+
+
 class FolderClaim:
     """``with FolderClaim(folder, token) as claim:`` the round may write ``folder`` while ``claim.stale()`` is
     False. An empty token (a caller that never resubmits, the tests) still takes the lock."""
@@ -91,3 +107,6 @@ def _flock(path: Path, how: int) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+Claim = FolderClaim | Unclaimed  # what a round holds (Role.claim)

@@ -14,11 +14,9 @@ import numpy as np
 from ..produced import ProducedLog
 from ..protocol import ProducedBoard
 from .base import Role
-from .guard import FolderClaim
+from .guard import Claim, FolderClaim, Unclaimed
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
-
     from ...construct import ConstructConfig
     from ..config import RunConfig
     from ..events import EventLog
@@ -36,8 +34,9 @@ class Producer(Role):
     def construction(self, cfg: RunConfig) -> ConstructConfig:
         return cfg.producer_construct()
 
-    def claim(self, task: Task) -> AbstractContextManager[Any]:
-        return FolderClaim(Path(task.log_dir), task.token)
+    def claim(self, task: Task) -> Claim:
+        """The producer's folder (none without one: nothing is written then)."""
+        return Unclaimed() if task.log_dir is None else FolderClaim(Path(task.log_dir), task.token)
 
     def first_board(self, worker: Worker, rng: np.random.Generator) -> tuple[Any, dict]:
         return self.made(worker, 0, rng)
@@ -79,7 +78,7 @@ class Producer(Role):
     def keep(self, worker: Worker, info: dict) -> None:
         """The board just started, handed over with the answer."""
         st = worker.search.state
-        method = info.get("method", worker.cfg.producer_construct().method)
+        method = info.get("method", self.construction(worker.cfg).method)
         worker.produced.append(
             ProducedBoard(
                 st.piece.copy(), st.rot.copy(), int(st.score), worker.clock.wall(), worker.clock.cpu(), method
