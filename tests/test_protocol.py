@@ -161,7 +161,46 @@ def test_a_later_claim_makes_the_running_copy_stale_and_waits_for_it(tmp_path):
         FolderClaim(tmp_path, "1").__enter__()
 
 
-def test_a_stale_copy_of_a_producers_round_never_writes_its_folder(tmp_path, monkeypatch):
+def copies_on_threads(first: Task, second: Task, started: threading.Event) -> list:
+    """Two copies of a round on threads of this process, the second once the first has started: outcomes."""
+    outcome: list = [None, None]
+
+    def play(k: int, task: Task) -> None:
+        try:
+            outcome[k] = search_round(task)
+        except StaleRound as exc:
+            outcome[k] = exc
+
+    threads = [
+        threading.Thread(target=play, args=(0, first)),
+        threading.Thread(target=play, args=(1, second)),
+    ]
+    threads[0].start()
+    assert started.wait(10)
+    threads[1].start()
+    for thread in threads:
+        thread.join(20)
+    return outcome
+
+
+def copies_on_dask(first: Task, second: Task, started: threading.Event) -> list:
+    """The same on a Dask cluster: the first copy lost to the coordinator, still running, the second submitted."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as c,
+        distributed.Client(c) as client,
+    ):
+        futures = [client.submit(search_round, first, pure=False)]
+        assert started.wait(10)
+        futures.append(client.submit(search_round, second, pure=False))
+        distributed.wait(futures, timeout=30)
+        return [f.exception() or f.result() for f in futures]
+
+
+@pytest.mark.parametrize("where", [copies_on_threads, copies_on_dask])
+def test_a_stale_copy_of_a_producers_round_never_writes_its_folder(tmp_path, monkeypatch, where):
     """Two copies of a producer's first round, the second submitted while the first still builds: the first
     stops, writes no board and ends with StaleRound; never two writers in the folder at once."""
     cfg = load_config(config_file(tmp_path))
@@ -183,22 +222,9 @@ def test_a_stale_copy_of_a_producers_round_never_writes_its_folder(tmp_path, mon
         return random_board(puzzle, rng), {"method": "beam", "score": 0}
 
     monkeypatch.setattr(round_module, "construct", slow_construct)
-    outcome = {}
-
-    def play(token: str) -> None:
-        try:
-            outcome[token] = search_round(task_for(cfg, tmp_path, 1, "producer", token=token))
-        except StaleRound as exc:
-            outcome[token] = exc
-
-    stale = threading.Thread(target=play, args=("1",))
-    stale.start()
-    assert started.wait(10)
-    again = threading.Thread(target=play, args=("2",))
-    again.start()
-    stale.join(20)
-    again.join(20)
-    assert isinstance(outcome["1"], StaleRound) and isinstance(outcome["2"], Answer)
-    assert len(outcome["2"].produced) == 1 and most[0] == 1
+    tasks = [task_for(cfg, tmp_path, 1, "producer", token=token) for token in ("1", "2")]
+    stale, again = where(*tasks, started)
+    assert isinstance(stale, StaleRound) and isinstance(again, Answer)
+    assert len(again.produced) == 1 and most[0] == 1
     files = sorted(p.name for p in (tmp_path / "worker1" / "produced").iterdir())
     assert files == ["000000.board", "000000.json"]
