@@ -37,14 +37,15 @@ SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
 
 
 def config_file(tmp_path: Path, **sections) -> Path:
-    """A small two-worker run that meets every 500 moves (reproducible), restarting from the elite."""
+    """A small two-worker run that meets every 500 moves (reproducible), restarting from the elite; both
+    workers search (no producers, which ``auto`` would give a run that does not meet every N moves)."""
     data = {
         "instance": str(SMALL),
         "seed": 3,
         "construct": {"method": "random"},
         "search": {"holes": 6, "plateau": 50, "intensify_after": 2, "restart_after": 3},
         "stop": {"max_iterations": 3000},
-        "run": {"workers": 2, "sync_every_moves": 500, "restart_from": "elite"},
+        "run": {"workers": 2, "sync_every_moves": 500, "restart_from": "elite", "roles": {"producers": 0}},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }
     for key, value in sections.items():
