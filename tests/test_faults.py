@@ -48,7 +48,7 @@ def write_config(tmp_path: Path, puzzle: Path, workers: int = 2, **sections) -> 
             "moves": {"assignment": {"weight": 0.3}, "region": {"weight": 1.0, "sizes": [3, 3]}},
         },
         "stop": {"max_wall_s": 3600},
-        "run": {"workers": workers},
+        "run": {"workers": workers, "roles": {"producers": 0}},  # every worker searches (no pipeline)
         "output": {
             "runs_dir": str(tmp_path / "runs"),
             "plots": False,

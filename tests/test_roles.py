@@ -151,6 +151,23 @@ def test_a_role_split_run_repeats_seed_for_seed(split, tmp_path):
     assert fingerprint(Path(first.run_dir)) == fingerprint(Path(again.run_dir))
 
 
+def test_two_producers_and_a_repairer_repeat_seed_for_seed_and_share_one_pool(tmp_path):
+    roles = {"producers": 2, "method": "beam", "repair_moves": 300, "pool_size": 6}
+    stop = {"max_iterations": 1500}
+    runs = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        path = config_file(tmp_path / name, run={"workers": 3, "roles": roles}, stop=stop)
+        runs.append(run_config(load_config(path)))
+    assert fingerprint(Path(runs[0].run_dir)) == fingerprint(Path(runs[1].run_dir))
+    events = list(read_events(Path(runs[0].run_dir)))
+    produced = [e for e in events if e["event"] == "produced"]
+    assert {e["worker"] for e in produced} == {1, 2} and len({e["key"] for e in produced}) == len(produced)
+    taken = [e for e in events if e["event"] == "restart" and e.get("from") == "pool"]
+    assert taken and {e["worker"] for e in taken} == {0}
+    assert [w["role"] for w in runs[0].workers] == ["repairer", "producer", "producer"]
+
+
 def test_producers_feed_the_pool_and_the_repairer_takes_from_it(split):
     result, _ = split
     run_dir = Path(result.run_dir)
@@ -231,7 +248,7 @@ def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_noth
         lost: ClassVar[set] = set()
 
         def submit(self, fn, task):
-            which = (task["role"], task["id"].rsplit("-r", 1)[1])
+            which = (task.role, task.id.rsplit("-r", 1)[1])
             if which in (("producer", "3"), ("repairer", "4")) and which not in self.lost:
                 self.lost.add(which)
                 fn(task)  # the round ran (a producer's board was made), then its process died
@@ -289,4 +306,58 @@ def test_a_killed_role_split_run_resumes_with_its_pool_and_its_best(tmp_path):
     _, after, _ = load_checkpoint(run_dir)
     assert before_keys <= {e["key"] for e in after["team"]["pool"]["entries"]}
     assert resumed.best_score >= before_best
+    assert verify_files(SMALL, run_dir / "best.board").valid
+
+
+@pytest.mark.slow
+def test_kill_9_of_the_coordinator_of_three_workers_then_resume_counts_each_board_once(tmp_path):
+    """Two producers and a repairer; the coordinator and its workers get SIGKILL between two checkpoints, so
+    boards produced after the last one are handed again by the resumed producers (from worker<i>/produced):
+    the pool keeps every board it had, the best never falls, and each board has one "produced" event."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = config_file(
+        tmp_path,
+        stop={"max_iterations": None, "max_wall_s": 60},
+        run={"workers": 3, "sync_every_moves": None, "share_every_s": 1,
+             "roles": {"producers": 2, "method": "beam", "repair_s": 1, "pool_size": 5000}},
+        output={"checkpoint_every_s": 3},
+    )  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "e2opt", "run", str(path), "--quiet"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    runs, deadline, run_dir = tmp_path / "runs", time.time() + 90, None
+    while time.time() < deadline:
+        folders = list(runs.glob("*")) if runs.exists() else []
+        if folders and (folders[0] / "checkpoint").exists():
+            run_dir = folders[0]
+            pool = load_checkpoint(run_dir)[1]["team"]["pool"]["entries"]
+            kinds = [e["event"] for e in read_events(run_dir)]
+            since = kinds[len(kinds) - kinds[::-1].index("checkpoint") :] if "checkpoint" in kinds else []
+            if {e["worker"] for e in pool} == {1, 2} and "produced" in since:
+                break  # boards were counted since the last checkpoint: the resumed producers hand them again
+        time.sleep(0.1)
+    assert run_dir is not None
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    _, meta, _ = load_checkpoint(run_dir)
+    before_keys = {e["key"] for e in meta["team"]["pool"]["entries"]}
+    before_best = max(e["score"] for e in read_events(run_dir) if e["event"] == "best")
+    # a budget of the repairer's moves, not wall seconds: the workers' start-up varies with the machine's load
+    moves = f"stop.max_iterations={meta['team']['moves'][0] + 30_000}"
+    resumed = resume_run(str(run_dir), overrides=(moves, "stop.max_wall_s=null"), quiet=True)
+    _, after, _ = load_checkpoint(run_dir)
+    assert before_keys <= {e["key"] for e in after["team"]["pool"]["entries"]}
+    assert resumed.best_score >= before_best
+    assert [w["role"] for w in resumed.workers] == ["repairer", "producer", "producer"]
+    produced = [e for e in read_events(run_dir) if e["event"] == "produced"]
+    keys = [e["key"] for e in produced]
+    assert len(keys) == len(set(keys)) and {e["worker"] for e in produced} == {1, 2}
+    for i in (1, 2):
+        files = list((run_dir / f"worker{i}" / "produced").glob("*.json"))
+        assert sum(e["worker"] == i for e in produced) <= len(files)
     assert verify_files(SMALL, run_dir / "best.board").valid

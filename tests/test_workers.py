@@ -25,6 +25,7 @@ from e2opt.engine.checkpoint import load_checkpoint
 from e2opt.engine.events import read_events
 from e2opt.engine.loader import load_config
 from e2opt.engine.plots import worker_series
+from e2opt.engine.protocol import Task
 from e2opt.engine.resume import resume_run
 from e2opt.engine.round import search_round, worker_streams
 from e2opt.engine.run import Result, run_config
@@ -36,14 +37,15 @@ SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
 
 
 def config_file(tmp_path: Path, **sections) -> Path:
-    """A small two-worker run that meets every 500 moves (reproducible), restarting from the elite."""
+    """A small two-worker run that meets every 500 moves (reproducible), restarting from the elite; both
+    workers search (no producers, which ``auto`` would give a run that does not meet every N moves)."""
     data = {
         "instance": str(SMALL),
         "seed": 3,
         "construct": {"method": "random"},
         "search": {"holes": 6, "plateau": 50, "intensify_after": 2, "restart_after": 3},
         "stop": {"max_iterations": 3000},
-        "run": {"workers": 2, "sync_every_moves": 500, "restart_from": "elite"},
+        "run": {"workers": 2, "sync_every_moves": 500, "restart_from": "elite", "roles": {"producers": 0}},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }
     for key, value in sections.items():
@@ -118,12 +120,9 @@ def test_streams_of_workers_are_distinct_and_worker_0_keeps_the_plain_runs():
     assert len(states) == 8
 
 
-def round_task(cfg, run_dir: Path, worker: int) -> dict:
-    return {
-        "id": "t", "worker": worker, "config": cfg.to_dict(), "t0": time.time(), "state": None,
-        "round_end_wall": 60.0, "round_end_moves": 200, "cpu_limit": None, "published": [],
-        "stop_file": str(run_dir / "stop"),
-    }  # fmt: skip
+def round_task(cfg, run_dir: Path, worker: int) -> Task:
+    return Task(id="t", worker=worker, role="worker", config=cfg, t0=time.time(), state=None, round_end_wall=60.0,
+                round_end_moves=200, cpu_limit=None, published=[], stop_file=str(run_dir / "stop"))  # fmt: skip
 
 
 def test_publishing_refuses_a_board_that_breaks_a_rule(tmp_path):
@@ -131,15 +130,15 @@ def test_publishing_refuses_a_board_that_breaks_a_rule(tmp_path):
     puzzle = read_puzzle(SMALL)
     team = Team(cfg, tmp_path, puzzle, 2, coordinator.stopping.Clock())
     answers = [search_round(round_task(cfg, tmp_path, w)) for w in (0, 1)]
-    team.states = [a["state"] for a in answers]
+    team.states = [a.state for a in answers]
     log = coordinator.EventLog(tmp_path)
     team.publish(log)
-    assert sorted(e["score"] for e in team.elite) == sorted(a["state"]["meta"]["best_score"] for a in answers)
-    broken = answers[1]["state"]
+    assert sorted(e["score"] for e in team.elite) == sorted(a.state.meta.best_score for a in answers)
+    broken = answers[1].state
     corner = int(np.flatnonzero(team.flat.cell_kind == 0)[0])
-    broken["best_rot"] = broken["best_rot"].copy()
-    broken["best_rot"][corner] = (broken["best_rot"][corner] + 1) % 4  # a corner turned off its rim
-    assert rule_violations(puzzle, team.flat.board(broken["best_piece"], broken["best_rot"]))
+    broken.best_rot = broken.best_rot.copy()
+    broken.best_rot[corner] = (broken.best_rot[corner] + 1) % 4  # a corner turned off its rim
+    assert rule_violations(puzzle, team.flat.board(broken.best_piece, broken.best_rot))
     elite = list(team.elite)
     with pytest.raises(E2optError, match="invalid board"):
         team.publish(log)

@@ -52,9 +52,10 @@ class RolesConfig:
     boards and leave one after ``repair_s`` seconds (or ``repair_moves`` moves, the rule for runs that must
     repeat seed for seed) without a new best on it. The pool keeps ``pool_size``
     boards; ``similar``: a board sharing more than this fraction of placements with a repaired one is taken
-    last. 0 producers (or a run of one worker): every worker builds its own board and searches it."""
+    last. 0 producers (or a run of one worker): every worker builds its own board and searches it.
+    ``auto``: a number that follows the workers (engine/roles auto_producers)."""
 
-    producers: int = 0
+    producers: int | Literal["auto"] = "auto"
     method: str | None = None
     pool_size: int = 64
     repair_s: float = 60.0
@@ -62,7 +63,8 @@ class RolesConfig:
     similar: float = 0.5
 
     def __post_init__(self):
-        positive("producers", self.producers, allow_zero=True)
+        if self.producers != "auto":
+            positive("producers", self.producers, allow_zero=True)
         positive("pool_size", self.pool_size)
         positive("repair_s", self.repair_s)
         positive("repair_moves", self.repair_moves)
@@ -94,7 +96,8 @@ class RunSection:
         positive("share_every_s", self.share_every_s)
         positive("sync_every_moves", self.sync_every_moves)
         positive("elite_size", self.elite_size)
-        if self.sync_every_moves is not None and self.roles.producers and self.roles.repair_moves is None:
+        explicit = self.roles.producers != "auto" and self.roles.producers > 0  # auto: none in such a run
+        if self.sync_every_moves is not None and explicit and self.roles.repair_moves is None:
             raise ValueError(
                 "roles.repair_moves: a run that meets every sync_every_moves moves repeats seed for seed only "
                 "when repairers take boards by moves; set run.roles.repair_moves (or producers: 0)"

@@ -25,6 +25,7 @@ from .config import RunConfig
 from .events import EventLog
 from .nested import TASK, task_pool
 from .progress import Progress, construction_line
+from .protocol import Answer, Task
 from .result import Result, finish
 from .round import cpu_share, search_round
 from .slots import InProcess, LocalSlots
@@ -78,8 +79,15 @@ class Coordinator:
         self.next_checkpoint = now + out.checkpoint_every_s
         self.next_stats = now + out.stats_every_s
         self.last_stats = (team.clock.wall(), sum(team.moves))
+        self.claims = 0  # submissions so far; with the start time, each one's token (roles/guard.py)
+        self.start_ns = time.time_ns()
 
-    def task(self, i: int) -> dict[str, Any]:
+    def token(self) -> str:
+        """A new submission's token: it sorts after every earlier one of this run, also across resumes."""
+        self.claims += 1
+        return f"{self.start_ns:020d}.{self.claims:012d}"
+
+    def task(self, i: int) -> Task:
         """The next round of worker i: from its latest state, with the boards published so far."""
         team, cfg = self.team, self.team.cfg
         end_moves = None
@@ -88,24 +96,25 @@ class Coordinator:
         end_wall = math.inf if self.sync is not None else team.clock.wall() + self.round_s
         if self.sync is None and team.states[i] is None:
             end_wall = 0.0  # the first round ends with the construction: its board is kept and shown at once
-        cpu_limit = cpu_share(cfg, team.n)
-        return {
-            "id": f"{team.dir.name}-w{i}-r{team.rounds[i]}",
-            "worker": i,
-            "role": team.role(i),
-            "take": team.hand_out(i),  # a pool board for a repairer done with its board
-            "config": cfg.to_dict(),
-            "t0": self.t0,
-            "state": team.states[i],
-            "round_end_wall": end_wall,
-            "round_end_moves": end_moves,
-            "cpu_limit": cpu_limit,
-            "published": team.published,
-            "stop_file": str(self.stop_file),
+        role = team.role_of(i)
+        return Task(
+            id=f"{team.dir.name}-w{i}-r{team.rounds[i]}",
+            worker=i,
+            role=role.name,
+            config=cfg,
+            t0=self.t0,
+            state=team.states[i],
+            round_end_wall=end_wall,
+            round_end_moves=end_moves,
+            cpu_limit=cpu_share(cfg, team.n),
+            published=team.published,
+            stop_file=str(self.stop_file),
             # where the construction keeps its files (CP-SAT log, DFS harvest): the run folder, one per worker
-            "log_dir": str(team.dir if team.n == 1 else team.dir / f"worker{i}"),
-            "report": None if self.progress.quiet else ("" if team.n == 1 else f"worker {i}: "),
-        }
+            log_dir=str(team.dir if team.n == 1 else team.dir / f"worker{i}"),
+            report=None if self.progress.quiet else ("" if team.n == 1 else f"worker {i}: "),
+            take=role.hand_out(team, i),  # a pool board for a repairer done with its board
+            token=self.token(),
+        )
 
     def run(self, interrupted: Interrupted) -> None:
         """Submit rounds until every worker has finished (or the run stops); absorb answers as they come.
@@ -114,10 +123,10 @@ class Coordinator:
         workers resolve the same way on every repeat.
         """
         team = self.team
-        in_flight: dict[Any, tuple[int, dict]] = {}
-        waiting: dict[int, dict] = {}  # answers held until the meeting (sync mode)
+        in_flight: dict[Any, tuple[int, Task]] = {}
+        waiting: dict[int, Answer] = {}  # answers held until the meeting (sync mode)
 
-        def submit(i: int, task: dict | None = None) -> None:
+        def submit(i: int, task: Task | None = None) -> None:
             task = task or self.task(i)
             in_flight[self.pool.submit(search_round, task)] = (i, task)
 
@@ -133,12 +142,12 @@ class Coordinator:
                     if type(exc).__name__ not in LOST:
                         raise exc
                     if team.stop_reason is not None or interrupted.triggered or not self.wanted(i):
-                        team.settle(i, None)
+                        team.release_unsearched(i, None)
                         continue  # the run (or the producer's work) is ending: its last state is what it keeps
                     team.lost[i] += 1
                     self.events.write("worker_lost", worker=i, error=str(exc).splitlines()[0][:200])
                     self.progress.message(f"worker {i} lost ({type(exc).__name__}): its round starts again")
-                    submit(i, task)
+                    submit(i, task.again(self.token()))  # a copy still running elsewhere is stale now
                 elif self.sync is not None:
                     waiting[i] = future.result()
                 elif self.absorb(future.result()):
@@ -154,28 +163,28 @@ class Coordinator:
         if interrupted.triggered and team.stop_reason is None:  # the last answers came in with the signal
             team.stop_reason = interrupted.reason
 
-    def absorb(self, answer: dict[str, Any]) -> bool:
+    def absorb(self, answer: Answer) -> bool:
         """Take an answer; True when its worker goes on (not finished, the run not stopping)."""
-        i = answer["worker"]
+        i = answer.worker
         first = self.team.states[i] is None
         self.team.absorb(answer, self.events)
         if first:
-            line = construction_line(answer["state"]["meta"]["construction"], self.team.puzzle.max_score)
+            line = construction_line(answer.state.meta.construction, self.team.puzzle.max_score)
             self.progress.message(line if self.team.n == 1 else f"worker {i}: {line}")
             if all(state is not None for state in self.team.states):  # every construction is kept at once
                 self.team.checkpoint(self.events)
-        reason = answer["finished"]
+        reason = answer.finished
         if reason is not None and reason.startswith("target_score") and self.team.stop_reason is None:
             self.stop(reason)
-        if self.team.producers_done() and self.team.stop_reason is None:
+        if self.team.served_finished() and self.team.stop_reason is None:
             self.stop_file.touch()  # no one is left to repair: producers end with their current board
             if reason is None:
                 reason = self.team.finished[i] = "repairers finished"
         return reason is None and self.team.stop_reason is None
 
     def wanted(self, i: int) -> bool:
-        """Worker i has work left: a producer only while some repairer goes on."""
-        return self.team.role(i) != "producer" or not self.team.producers_done()
+        """Worker i has work left: a serving role (a producer) only while some worker it serves goes on."""
+        return not self.team.role_of(i).serves or not self.team.served_finished()
 
     def stop(self, reason: str) -> None:
         """Ask every worker to stop after its current move (a signal, or one reached the target)."""

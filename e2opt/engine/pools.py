@@ -123,8 +123,10 @@ class DaskPool:
     def describe(self) -> str:
         return f"Dask on {self.where}"
 
-    def submit(self, fn: Callable[[dict], dict], task: dict) -> Any:
-        return self.client.submit(fn, task, key=f"e2opt-{task['id']}-{os.urandom(4).hex()}", pure=False)
+    def submit(self, fn: Callable[[Any], Any], task: Any) -> Any:
+        """Run fn(task) on the cluster; a sweep's task is a dict, a run's round a protocol.Task."""
+        name = task["id"] if isinstance(task, dict) else task.id
+        return self.client.submit(fn, task, key=f"e2opt-{name}-{os.urandom(4).hex()}", pure=False)
 
     def wait(self, futures: set, timeout: float) -> set:
         try:

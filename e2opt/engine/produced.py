@@ -1,6 +1,6 @@
 """A producer's boards on disk, numbered in the order it made them (``worker<i>/produced/000012.board``).
 
-A producer's construction may change files as it goes (a breakdfs DFS moves its harvest state on and marks
+A producer's construction may change files as it goes (a dfs producer moves its harvest state on and marks
 the partials it completed), so a round lost after a board was made (kill -9 of the process, a lost Dask
 worker) could not make that board again, and the board would be lost. Each board is therefore written
 before the round answers; the round that runs again finds it under its number and hands it over instead

@@ -83,19 +83,19 @@ def worker_figures(team: Team) -> list[dict[str, Any]]:
     for i, state in enumerate(team.states):
         if state is None:  # stopped before its first answer
             continue
-        meta = state["meta"]
+        meta = state.meta
         out.append(
             {
                 "worker": i,
                 "role": team.role(i),
-                "best_score": meta["best_score"],
+                "best_score": meta.best_score,
                 "iterations": team.moves[i],
-                "cpu_s": round(meta["cpu_s"], 3),
-                "moves_per_s": per_second(team.moves[i], meta["cpu_s"]),
-                "time_to_best_s": round(meta["best_wall_s"], 3),
-                "restarts": meta["restarts"],
+                "cpu_s": round(meta.cpu_s, 3),
+                "moves_per_s": per_second(team.moves[i], meta.cpu_s),
+                "time_to_best_s": round(meta.best_wall_s, 3),
+                "restarts": meta.restarts,
                 "lost": team.lost[i],
-                "construction_score": meta["construction"].get("score"),
+                "construction_score": meta.construction.get("score"),
                 "stop_reason": team.finished[i],
                 "moves": team.move_summaries[i],
             }

@@ -107,14 +107,14 @@ def _past(cfg: RunConfig, team: Team, wall_s: float) -> str | None:
     """The criterion that every worker already met at the checkpoint, None when one still has work."""
     reason = None
     for i, state in enumerate(team.states):
-        if team.role(i) == "producer":
-            continue  # a producer ends when the others have (coordinator.absorb)
+        if team.role_of(i).serves:
+            continue  # a producer ends when the workers it serves have (coordinator.absorb)
         if state is None:
             return None
-        meta, search = state["meta"], SearchState.from_dict(state["search"])
+        meta, search = state.meta, SearchState.from_dict(state.search)
         criteria = worker_criteria(cfg, meta, cpu_share(cfg, team.n), team.puzzle.max_score)
         status = stopping.Status(
-            search.iteration, search.score, search.best_score, search.intensifications, wall_s, meta["cpu_s"]
+            search.iteration, search.score, search.best_score, search.intensifications, wall_s, meta.cpu_s
         )
         if not criteria(status):
             return None

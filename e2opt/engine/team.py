@@ -21,11 +21,12 @@ from ..search import stop as stopping
 from ..search.flat import FlatPuzzle
 from ..search.schedule import add_totals
 from ..search.state import SearchState
-from .boardpool import BoardPool
+from .boardpool import BoardPool, board_key
 from .checkpoint import save_checkpoint
 from .config import RunConfig
 from .events import EventLog, read_events
-from .round import COUNTERS
+from .protocol import Answer, ProducedBoard, WorkerMeta, WorkerState
+from .roles import Role, assign
 from .runfolder import BEST
 
 
@@ -36,7 +37,7 @@ class Team:
         self.cfg, self.dir, self.puzzle, self.n, self.clock = cfg, run_dir, puzzle, n, clock
         self.flat = FlatPuzzle.of(puzzle)
         self.puzzle_text = verifier_puzzle_text(cfg.instance)  # community formats in e2opt's text
-        self.states: list[dict[str, Any] | None] = [None] * n
+        self.states: list[WorkerState | None] = [None] * n
         self.finished: list[str | None] = [None] * n
         self.current, self.moves = [0] * n, [0] * n
         self.rounds, self.lost = [0] * n, [0] * n
@@ -49,53 +50,43 @@ class Team:
         roles = cfg.run.roles
         self.pool = BoardPool(roles.pool_size, roles.similar)
         self.pending: dict[int, str] = {}  # worker -> key of the pool board its round in flight was handed
+        self.counted: set[str] = set()  # keys of the produced boards with a "produced" event
 
     # --- roles ---
 
+    def role_of(self, i: int) -> Role:
+        """Worker i's role (roles.assign: it follows the team's size, which resume may grow)."""
+        return assign(self.cfg.run, self.n)[i]
+
     def role(self, i: int) -> str:
-        """Worker i's role: workers 1..producers build boards for the pool and the others repair them
-        (worker 0 always searches, as the one worker of a run would); "worker" in a run without producers."""
-        producers = min(self.cfg.run.roles.producers, self.n - 1)
-        if producers == 0:
-            return "worker"
-        return "producer" if 1 <= i <= producers else "repairer"
+        """Worker i's role's name, as events and result.json carry it."""
+        return self.role_of(i).name
 
-    def hand_out(self, i: int) -> dict[str, Any] | None:
-        """A pool board for repairer i's next round when it has gone ``repair_s`` seconds (``repair_moves``
-        moves) without a new best on its board; None to let it go on. The board counts as taken only once the
-        round's answer says it was searched (``absorb``); until then checkpoints keep it waiting."""
-        state, roles = self.states[i], self.cfg.run.roles
-        if self.role(i) != "repairer" or state is None or not self.pool.waiting():
-            return None
-        if roles.repair_moves is not None:
-            if int(state["search"]["moves_since_best"]) < roles.repair_moves:
-                return None
-        elif self.clock.wall() - state["meta"]["search_best_wall_s"] < roles.repair_s:
-            return None
-        entry = self.pool.take(i)
-        self.pending[i] = entry.key
-        return {"piece": entry.piece, "rot": entry.rot, "score": entry.score, "key": entry.key}
-
-    def settle(self, i: int, took: str | None) -> None:
-        """Worker i's round answered: a board handed out and not searched waits in the pool again."""
+    def release_unsearched(self, i: int, took: str | None) -> None:
+        """Worker i's round answered (or was given up): a board handed out and not searched waits again."""
         key = self.pending.pop(i, None)
         if key is not None and key != took:
             self.pool.release(key)
 
-    def producers_done(self) -> bool:
-        """Every worker that is no producer has finished: producers have no one to produce for."""
-        return all(self.finished[i] is not None for i in range(self.n) if self.role(i) != "producer")
+    def served_finished(self) -> bool:
+        """Every worker whose role serves no other has finished: the serving ones have no one to work for."""
+        return all(self.finished[i] is not None for i in range(self.n) if not self.role_of(i).serves)
 
-    def take_produced(self, i: int, produced: list[dict[str, Any]], events: EventLog) -> None:
-        """A producer's boards, each verified, offered to the pool; one "produced" event each."""
+    def take_produced(self, i: int, produced: list[ProducedBoard], events: EventLog) -> None:
+        """A producer's boards, each verified and offered to the pool; one "produced" event per distinct board
+        (a board handed again by a resumed round, or made by two producers, is counted once)."""
         for board in produced:
-            _, value = self.verified(board["piece"], board["rot"])
-            if value != board["score"]:
-                raise E2optError(f"worker {i}: a produced board scores {value}, reported {board['score']}")
-            kept = self.pool.offer(board["piece"], board["rot"], value, i, board["wall_s"])
+            _, value = self.verified(board.piece, board.rot)
+            if value != board.score:
+                raise E2optError(f"worker {i}: a produced board scores {value}, reported {board.score}")
+            kept = self.pool.offer(board.piece, board.rot, value, i, board.wall_s)
+            key = board_key(board.piece, board.rot)
+            if key in self.counted:
+                continue
+            self.counted.add(key)
             events.write(
-                "produced", worker=i, role="producer", score=value, method=board["method"], kept=kept,
-                wall_s=round(board["wall_s"], 3), cpu_s=round(board["cpu_s"], 3),
+                "produced", worker=i, role=self.role(i), score=value, method=board.method, kept=kept, key=key,
+                wall_s=round(board.wall_s, 3), cpu_s=round(board.cpu_s, 3),
             )  # fmt: skip
 
     # --- what the workers found ---
@@ -108,22 +99,21 @@ class Team:
             raise E2optError(f"a worker produced an invalid board: {report.problems[0]}")
         return board, report.score
 
-    def absorb(self, answer: dict[str, Any], events: EventLog) -> None:
-        """Take a round's answer: the worker's state, its events, a new run best (best.board rewritten)."""
-        i = answer["worker"]
-        state = answer["state"]
+    def absorb(self, answer: Answer, events: EventLog) -> None:
+        """Take a round's answer: the worker's state, its events, a new run best (best.board rewritten), and
+        what its role settles (a pool board searched, boards produced)."""
+        i, state = answer.worker, answer.state
         first = self.states[i] is None
-        self.states[i], self.finished[i] = state, answer["finished"]
-        self.current[i], self.moves[i] = answer["current"], answer["moves"]
-        self.move_summaries[i] = answer["move_summary"]
+        self.states[i], self.finished[i] = state, answer.finished
+        self.current[i], self.moves[i] = answer.current, answer.moves
+        self.move_summaries[i] = answer.move_summary
         self.rounds[i] += 1
         if first:
-            info = state["meta"]["construction"]
+            info = state.meta.construction
             events.write("construction", worker=i, **{**info, "wall_s": round(self.clock.wall(), 3)})
         improved = False
-        self.settle(i, answer.get("took"))
-        self.take_produced(i, answer.get("produced", []), events)
-        for event in answer["events"]:
+        self.role_of(i).settle(self, i, answer, events)
+        for event in answer.events:
             kind = event.pop("event")
             if kind == "best" and (self.best is None or event["score"] > self.best["score"]):
                 self.best = {**event, "worker": i}
@@ -134,7 +124,7 @@ class Team:
             elif kind in ("restart", "diversify", "intensify", "repaired"):
                 events.write(kind, worker=i, **rounded(event))
         if improved:
-            board, value = self.verified(state["best_piece"], state["best_rot"])
+            board, value = self.verified(state.best_piece, state.best_rot)
             if value != self.best["score"]:
                 raise E2optError(f"worker {i}: best board scores {value}, reported {self.best['score']}")
             self.best_board = board
@@ -146,7 +136,7 @@ class Team:
         for state in self.states:
             if state is None:
                 continue
-            piece, rot = np.asarray(state["best_piece"]), np.asarray(state["best_rot"])
+            piece, rot = np.asarray(state.best_piece), np.asarray(state.best_rot)
             if (piece.tobytes(), rot.tobytes()) in seen:
                 continue
             _, value = self.verified(piece, rot)
@@ -161,18 +151,18 @@ class Team:
 
     def construction(self) -> dict[str, Any]:
         """The first worker's construction info (what a one-worker run reports)."""
-        return next((s["meta"]["construction"] for s in self.states if s is not None), {})
+        return next((s.meta.construction for s in self.states if s is not None), {})
 
     def cpu(self) -> float:
         """CPU seconds of all workers together (their latest answers)."""
-        return sum(s["meta"]["cpu_s"] for s in self.states if s is not None)
+        return sum(s.meta.cpu_s for s in self.states if s is not None)
 
     def totals(self, key: str) -> int:
         """A search counter summed over every worker and every search it made (restarts included)."""
         total = 0
         for state in self.states:
             if state is not None:
-                total += state["meta"][f"{key}_before"] + int(state["search"][key])
+                total += getattr(state.meta, f"{key}_before") + int(state.search[key])
         return total
 
     def info(self) -> dict[str, Any]:
@@ -194,9 +184,9 @@ class Team:
         """A worker's construction was cut short by a stop and it made no move: the run keeps no checkpoint, so
         that ``resume`` starts it again from its construction rather than from a board cut short."""
         return any(
-            s is not None and s["meta"]["construction"].get("interrupted") and self.moves[i] == 0
+            s is not None and s.meta.construction.get("interrupted") and self.moves[i] == 0
             for i, s in enumerate(self.states)
-            if self.role(i) != "producer"  # a producer never moves; its boards are in the pool already
+            if not self.role_of(i).serves  # a producer never moves; its boards are in the pool already
         )
 
     def checkpoint(self, events: EventLog) -> None:
@@ -206,10 +196,9 @@ class Team:
         arrays: dict[str, Any] = {}
         metas = []
         for i, state in enumerate(self.states):
-            metas.append(None if state is None else state["meta"])
+            metas.append(None if state is None else state.meta.to_dict())
             if state is not None:
-                arrays.update({f"w{i}.{k}": v for k, v in state["search"].items()})
-                arrays[f"w{i}.best_piece"], arrays[f"w{i}.best_rot"] = state["best_piece"], state["best_rot"]
+                arrays.update(state.arrays(i))
         for j, e in enumerate(self.elite):
             arrays[f"elite{j}.piece"], arrays[f"elite{j}.rot"] = e["piece"], e["rot"]
         arrays.update(self.pool.arrays())
@@ -248,16 +237,10 @@ class Team:
         for i, worker_meta in enumerate(team_meta["meta"]):
             if worker_meta is None:
                 continue
-            prefix = f"w{i}."  # the search state's fields and the arrays its moves keep (SearchState.extra)
-            search = {k[len(prefix) :]: v for k, v in state.items() if k.startswith(prefix)}
-            SearchState.from_dict(search).check_fits(team.flat.n)
-            team.check_best(i, state[f"w{i}.best_piece"], state[f"w{i}.best_rot"], worker_meta["best_score"])
-            team.states[i] = {
-                "meta": worker_meta,
-                "search": search,
-                "best_piece": np.asarray(state[f"w{i}.best_piece"]),
-                "best_rot": np.asarray(state[f"w{i}.best_rot"]),
-            }
+            worker = WorkerState.from_arrays(i, state, worker_meta)
+            SearchState.from_dict(worker.search).check_fits(team.flat.n)
+            team.check_best(i, worker.best_piece, worker.best_rot, worker.meta.best_score)
+            team.states[i] = worker
         for key in ("rounds", "lost", "moves", "current"):
             setattr(team, key, list(team_meta[key]))
         for j, value in enumerate(team_meta["elite_scores"]):
@@ -266,11 +249,12 @@ class Team:
         team.published = team.elite[: team_meta["published"]]
         if "pool" in team_meta:  # checkpoints before worker roles have none
             team.pool.restore(team_meta["pool"], state)
+        team.counted = {e["key"] for e in read_events(run_dir) if e.get("event") == "produced" and "key" in e}
         team.best = team_meta["best"]
         if team.best is not None:
             i = team.best["worker"]
-            team.best_board = team.flat.board(team.states[i]["best_piece"], team.states[i]["best_rot"])
-            if max(s["meta"]["best_score"] for s in team.states if s) > team.best["score"]:
+            team.best_board = team.flat.board(team.states[i].best_piece, team.states[i].best_rot)
+            if max(s.meta.best_score for s in team.states if s) > team.best["score"]:
                 raise E2optError(f"{run_dir}: the checkpoint's best does not match its workers")
         return team
 
@@ -293,20 +277,15 @@ class Team:
         team = cls(cfg, run_dir, puzzle, 1, stopping.Clock(meta["wall_s"], 0.0))
         search.check_fits(team.flat.n)
         team.check_best(0, search.best_piece, search.best_rot, search.best_score)
-        worker_meta = {key: 0 for key in COUNTERS} | {
-            "best_score": int(search.best_score),
-            "best_wall_s": search.time_to_best_wall,
-            "best_cpu_s": search.time_to_best_cpu,
-            "search_best_wall_s": search.time_to_best_wall,
-            "cpu_s": float(meta["cpu_s"]),
-            "construction": meta.get("construction", {}),
-        }
-        team.states[0] = {
-            "meta": worker_meta,
-            "search": state,
-            "best_piece": search.best_piece,
-            "best_rot": search.best_rot,
-        }
+        worker_meta = WorkerMeta(
+            best_score=int(search.best_score),
+            best_wall_s=search.time_to_best_wall,
+            best_cpu_s=search.time_to_best_cpu,
+            search_best_wall_s=search.time_to_best_wall,
+            cpu_s=float(meta["cpu_s"]),
+            construction=meta.get("construction", {}),
+        )
+        team.states[0] = WorkerState(worker_meta, state, search.best_piece, search.best_rot)
         team.moves, team.current = [search.iteration], [search.score]
         team.best = {
             "score": search.best_score,

@@ -1,0 +1,54 @@
+"""Worker roles, one module each behind one interface (base.Role), and which worker has which role.
+
+A role is one module here and one line in ``ROLES``. The coordinator, the team, resume and result ask a
+worker's Role (``Team.role_of``) instead of comparing names: ``serves`` (the role works for the others and
+ends when they have, so its own end does not count for the run's), ``hand_out`` (what the next task carries)
+and ``settle`` (what an answer brings); the round (round.py) calls ``claim``, ``first_board``, ``begun``,
+``play`` and ``leaving``. Role names are what events and result.json carry ("worker" for a run without
+producers, as before roles were objects).
+"""
+
+from __future__ import annotations
+
+from ...config.sections import RunSection
+from .base import Role
+from .producer import Producer
+from .repairer import Repairer
+from .searcher import Searcher
+
+ROLES: dict[str, Role] = {role.name: role for role in (Searcher(), Producer(), Repairer())}
+
+
+def auto_producers(workers: int) -> int:
+    """``run.roles.producers: auto``: none for one worker, else a third of the workers, rounded, at least one.
+
+    Provisional (docs/pipeline.md): its evidence is one measurement in issue 33, on a 16-core machine, E2 with
+    its centre hint, 8 workers, 180 s wall, seed 1: 1 producer and 7 repairers reached 464 (the producer made
+    3 boards), 4 producers and 4 repairers 465 (12 boards, 461-465). Repairers starve when one producer feeds
+    seven, so 8 workers get 3 producers here; the rule is to be measured at 2 and 4 workers.
+    """
+    return 0 if workers <= 1 else max(1, (workers + 1) // 3)
+
+
+def producer_count(run: RunSection, workers: int) -> int:
+    """How many of ``workers`` produce: ``run.roles.producers`` (``auto``: auto_producers), at most
+    workers - 1. ``auto`` in a run meeting every ``sync_every_moves`` moves without ``repair_moves`` means
+    none: such a run repeats seed for seed only without roles (an explicit count there is a config error)."""
+    producers = run.roles.producers
+    if producers == "auto":
+        if run.sync_every_moves is not None and run.roles.repair_moves is None:
+            return 0
+        producers = auto_producers(workers)
+    return min(int(producers), workers - 1)
+
+
+def assign(run: RunSection, workers: int) -> list[Role]:
+    """Each worker's role: workers 1..producers produce, the others repair; without producers every worker
+    searches its own board (worker 0 always searches, as the one worker of a run would)."""
+    producers = producer_count(run, workers)
+    if producers == 0:
+        return [ROLES[Searcher.name]] * workers
+    return [ROLES[Producer.name] if 1 <= i <= producers else ROLES[Repairer.name] for i in range(workers)]
+
+
+__all__ = ["ROLES", "Role", "assign", "auto_producers", "producer_count"]
