@@ -261,3 +261,21 @@ def test_good_pieces_are_deterministic_and_count_once_each_in_the_quota():
     assert (
         rules.allow[191] == 0 and rules.allow[192] == 1 and rules.allow[-1] == 12
     )  # comb: the hint is position 135
+
+
+def test_a_harvest_folder_of_the_breakdfs_package_goes_on_with_its_pool_and_counts(tmp_path):
+    """tests/data/dfs_before/README.md: a folder written before issue 32; its DFS state cannot be continued."""
+    import shutil
+
+    folder = tmp_path / "harvest"
+    shutil.copytree(ROOT / "tests" / "data" / "dfs_before" / "harvest", folder)
+    p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
+    cfg = _cfg(scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(), abort=(),
+               harvest=HarvestConfig(min_placed=31, pool_size=50), node_budget=300_000)  # fmt: skip
+    run = _run(p, cfg, 7, folder)
+    assert len(run.pool.entries) == 100 and run.cpu_before > 0
+    assert sum(run.pool.counts["placed"].values()) == 46751 + 19550 + 2800 + 13710 + 4792
+    assert run.dfs.attempts == 0 and len(run.best_codes) == 35  # the deepest partial kept, a fresh DFS
+    before = dict(run.pool.counts["placed"])
+    run.run(max_nodes=20_000, chunk=1 << 12)
+    assert run.dfs.attempts >= 1 and sum(run.pool.counts["placed"].values()) > sum(before.values())

@@ -4,7 +4,8 @@ The folder (``RUN_DIR/harvest`` when the run engine calls the construction) hold
 DFS's exact state, the pool's counts, the deepest partial board, CPU spent; written atomically at each
 checkpoint), ``pool.jsonl`` and ``journal.jsonl`` (harvest.py). After a kill the DFS continues from
 its last checkpoint and visits again exactly the nodes it had visited since: the counts come from the
-checkpoint (nothing counted twice) and boards found again are already in the pool (kept once).
+checkpoint (nothing counted twice) and boards found again are already in the pool (kept once). A folder
+written by the breakdfs package before issue 32 keeps its pool, counts and CPU; its DFS starts afresh.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ class LongRun:
             arrays = {name: data[name] for name in data.files}
         info = json.loads(bytes(arrays.pop("info")).decode())
         self.best_codes = arrays.pop("best_codes").astype(np.int32)
-        self.dfs.load(arrays)
+        if "rank_of" in arrays:  # a state of the breakdfs kernel before issue 32 cannot be continued:
+            self.dfs.load(arrays)  # its pool, counts and CPU go on, its DFS starts a fresh attempt
         self.pool.load_counts(info["counts"])
         self.cpu_before = float(info["cpu_s"])
 
