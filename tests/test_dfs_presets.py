@@ -130,19 +130,24 @@ def test_schedules_become_depths_past_the_hints_and_fractions_scale():
     ).all()
 
 
-def test_clue_breaks_come_earlier_next_to_hints_and_never_add_to_the_total():
+def test_clue_breaks_add_one_break_per_hint_from_its_first_neighbour():
     p = read_puzzle(INSTANCES / "eternity2_5hints.txt")
     base = preset_recipe(DfsConfig(recipe="blackwood", privileged=()), p, "blackwood")
     order = make_order(p, base.order, base.teeth)
     plain = make_rules(p, order, base)
     more = make_rules(p, order, base.with_(clue_breaks=1))
-    hinted = {h.row * p.cols + h.col for h in p.hints}
-    next_to = [d for d in range(order.depth) if any(int(n) in hinted for n in order.nbr[d] if n >= 0)]
+    cell_of = {h.row * p.cols + h.col: i for i, h in enumerate(p.hints)}
+    first = {}
+    for d in range(order.depth):
+        for n in order.nbr[d]:
+            if n >= 0 and int(n) in cell_of:
+                first.setdefault(cell_of[int(n)], d)
+    assert len(first) == len(p.hints) == 5
+    added = np.array([sum(d0 <= d for d0 in first.values()) for d in range(order.depth + 1)])
+    assert (more.allow - plain.allow == added).all() and more.allow[-1] == plain.allow[-1] + 5
+    next_to = [d for d in range(order.depth) if any(int(n) in cell_of for n in order.nbr[d] if n >= 0)]
     assert len(next_to) == 4 * len(p.hints)  # hints count as placed from the start: all four neighbours
-    early = np.cumsum([d in next_to for d in range(order.depth + 1)])
-    assert more.allow[next_to[0]] == 1 and plain.allow[next_to[0]] == 0  # a break next to the first clue
-    assert (more.allow == np.maximum(plain.allow, np.minimum(early, plain.allow[-1]))).all()
-    assert more.allow[-1] == plain.allow[-1] == 10  # earlier, never more in all
+    assert (more.cap[next_to] == 1).all()
 
 
 def test_a_beam_completes_adjacent_holes_and_an_assignment_isolated_ones():

@@ -3,7 +3,8 @@
 Each candidate is one setting of the few knobs the statistics leave open: the quota's margin over the
 random expectation (or no quota), the branching at which breaks begin, and breaks next to the hints. The
 pilot gives each candidate ``pilot.cpu_s`` CPU s of the real DFS from a fresh attempt (seeded from the run)
-and keeps the one whose attempt went deepest (ties: fewer breaks on the deepest partial, then the earlier
+and keeps the one whose deepest partial matches the most joins (a placed cell adds about two, a break
+takes one away: a candidate that spends its breaks early to get a few cells deeper loses; ties: the earlier
 candidate). When no candidate gets past the position where breaks begin, the quota and schedule cannot
 be met on this puzzle: the pilot relaxes them (no quota, clue breaks, earlier breaks) and says so in one
 warning line. The chosen trial also sets the attempts' abort marks (unless ``abort`` is given): an attempt
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.puzzle import Puzzle
+from ..finish import placed_joins
 from ..order import make_order
 from .config import DfsConfig
 from .derive import branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
@@ -92,16 +94,19 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
 
 @dataclass
 class Trial:
-    """What one candidate's pilot reached: pieces placed (hints included), breaks there, nodes, CPU s."""
+    """What one candidate's pilot reached: its deepest partial's pieces (hints included), breaks and matched
+    joins, nodes, CPU s."""
 
     knobs: Knobs
     placed: int
     breaks: int
+    joins: int
     nodes: int
     cpu_s: float
 
     def as_dict(self) -> dict:
-        return {"knobs": self.knobs.label(), "placed": self.placed, "breaks": self.breaks, "nodes": self.nodes,
+        return {"knobs": self.knobs.label(), "placed": self.placed, "breaks": self.breaks, "joins": self.joins,
+                "nodes": self.nodes,
                 "cpu_s": round(self.cpu_s, 3)}  # fmt: skip
 
 
@@ -110,15 +115,16 @@ def trial(puzzle: Puzzle, recipe: Recipe, knobs: Knobs, seed: int, cpu_s: float)
     start = time.process_time()
     order = make_order(puzzle, recipe.order, recipe.teeth)
     dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, puzzle.n_cells + 1)
-    deepest, breaks = 0, 0
+    deepest, joins = 0, 0
     while time.process_time() - start < cpu_s:
         dfs.step(1 << 18)
         if dfs.deepest > deepest:
             deepest = dfs.deepest
-            breaks = int(dfs.st[4][deepest - 1]) if deepest else 0
+            joins = placed_joins(puzzle, dfs.board(dfs.deepest_codes()))
         if dfs.deepest == order.depth:
             break
-    return Trial(knobs, deepest + len(puzzle.hints), breaks, dfs.nodes, time.process_time() - start)
+    breaks = int(dfs.pairs[deepest]) - joins
+    return Trial(knobs, deepest + len(puzzle.hints), breaks, joins, dfs.nodes, time.process_time() - start)
 
 
 def first_break(recipe: Recipe) -> int:
@@ -157,7 +163,7 @@ def calibrate(
         recipe = derived_recipe(puzzle, cfg, knobs)
         trials.append((trial(puzzle, recipe, knobs, seed + i, each) if cfg.pilot.enabled else None, recipe))
     if cfg.pilot.enabled:
-        best_i = max(range(len(trials)), key=lambda i: (trials[i][0].placed, -trials[i][0].breaks, -i))
+        best_i = max(range(len(trials)), key=lambda i: (trials[i][0].joins, -i))
     else:
         best_i = 0
     chosen = trials[best_i][1]

@@ -22,8 +22,8 @@ class Recipe:
 
     ``breaks``: (position, cumulative breaks allowed from there). ``quota``: (position, minimum quota
     value placed by then, hints included), linear in between, floored; ``qval`` the quota value of each
-    piece (privileged sides, or 1 per good piece). ``clue_breaks``: breaks each cell next to a hint may
-    take before the schedule allows any; they count in the schedule's total, which never grows. ``abort``: (placements, position) an attempt must have reached.
+    piece (privileged sides, or 1 per good piece). ``clue_breaks``: breaks each hint adds to the
+    schedule from the first cell next to it on (a cell next to a hint may take one whatever its cap). ``abort``: (placements, position) an attempt must have reached.
     """
 
     order: str
@@ -99,14 +99,15 @@ def make_rules(puzzle: Puzzle, order: FillOrder, recipe: Recipe) -> Rules:
     cap = np.full(m + 1, recipe.piece_breaks, dtype=np.int32)
     if not recipe.frame_breaks:
         cap[:m][order.rim > 0] = 0
-    if recipe.clue_breaks and puzzle.hints:  # breaks next to a hint come earlier, never more in all
-        hinted = {h.row * puzzle.cols + h.col for h in puzzle.hints}
-        early = np.zeros(m + 1, dtype=np.int32)
+    if recipe.clue_breaks and puzzle.hints:  # from the first cell next to each hint, its own breaks
+        seen: set[int] = set()
+        at = {h.row * puzzle.cols + h.col: i for i, h in enumerate(puzzle.hints)}
         for d in range(m):
-            if any(int(n) in hinted for n in order.nbr[d] if n >= 0):
-                early[d:] += recipe.clue_breaks
+            near = {at[int(n)] for n in order.nbr[d] if n >= 0 and int(n) in at}
+            if near:
                 cap[d] = max(cap[d], 1)
-        allow = np.maximum(allow, np.minimum(early, allow[-1] or early[-1]))
+            allow[d:] += recipe.clue_breaks * len(near - seen)
+            seen |= near
     qval = np.array(recipe.qval, dtype=np.int32)
     qmin = np.zeros(m + 1, dtype=np.int32)
     if recipe.quota:
