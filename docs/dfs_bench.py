@@ -56,7 +56,7 @@ def main() -> None:
             row = {
                 "puzzle": puzzle.name, "seed": seed, "recipe": info["recipe"].get("recipe"),
                 "knobs": info["recipe"].get("knobs"), "placed": info["best_placed"],
-                "nodes_per_s": info["nodes_per_s"], "pilot_cpu_s": info["pilot"].get("cpu_s", 0.0),
+                "nodes_per_s": info["nodes_per_s"], "bands": info["band_nodes_per_s"], "pilot_cpu_s": info["pilot"].get("cpu_s", 0.0),
                 "dfs_cpu_s": info["dfs_cpu_s"], "score": checked.score, "valid": checked.valid,
                 "cpu_s": round(cpu, 1), "breaks": info["recipe"]["breaks"], "quota": info["recipe"]["quota"],
                 "pilot": info["pilot"].get("trials", []),

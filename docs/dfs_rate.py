@@ -24,7 +24,9 @@ def main() -> None:
     ap.add_argument("--placements", type=float, default=2e8)
     args = ap.parse_args()
     puzzle = read_puzzle(Path(__file__).resolve().parents[1] / "instances" / "eternity2.txt")
-    cfg = DfsConfig(recipe="blackwood", abort=(), privileged=())  # as the earlier script: derived colours, one attempt
+    cfg = DfsConfig(
+        recipe="blackwood", abort=(), privileged=()
+    )  # as the earlier script: derived colours, one attempt
     recipe = preset_recipe(cfg, puzzle, "blackwood")
     for seed in args.seeds:
         run = LongRun(puzzle, recipe, cfg.harvest, seed)
@@ -36,7 +38,9 @@ def main() -> None:
         print(f"seed {seed}: {summary.nodes:,} placements in {cpu:.1f} CPU s = {summary.nodes / cpu / 1e6:.1f} M/s, "
               f"deepest {summary.deepest}")  # fmt: skip
         for name, (n, t) in run.band.items():
-            print(f"  depth {name:>8}: {n / 1e6:8.1f} M placements  {t:6.1f} CPU s  {n / max(t, 1e-9) / 1e6:5.1f} M/s")
+            print(
+                f"  depth {name:>8}: {n / 1e6:8.1f} M placements  {t:6.1f} CPU s  {n / max(t, 1e-9) / 1e6:5.1f} M/s"
+            )
 
 
 if __name__ == "__main__":

@@ -162,10 +162,7 @@ def calibrate(
     for i, knobs in enumerate(pool):
         recipe = derived_recipe(puzzle, cfg, knobs)
         trials.append((trial(puzzle, recipe, knobs, seed + i, each) if cfg.pilot.enabled else None, recipe))
-    if cfg.pilot.enabled:
-        best_i = max(range(len(trials)), key=lambda i: (trials[i][0].joins, -i))
-    else:
-        best_i = 0
+    best_i = max(range(len(trials)), key=lambda i: (trials[i][0].joins, -i)) if cfg.pilot.enabled else 0
     chosen = trials[best_i][1]
     report = {"trials": [t.as_dict() for t, _ in trials if t is not None], "chosen": pool[best_i].label()}
     best_trial = trials[best_i][0]
