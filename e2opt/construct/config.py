@@ -5,7 +5,6 @@ names which class belongs to which method and builds the ``construct:`` section 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -58,84 +57,6 @@ class CpSatConfig:
 
 
 ORDER_NAMES = Literal["row_scan", "frame_first", "comb", "frame_comb", "spiral"]
-# Verhaard's schedule for 16x16 (docs/construct.md) as fractions of the cells to place: none before ~0.75
-DEFAULT_BREAKS = (
-    (0.754, 1),
-    (0.789, 2),
-    (0.816, 3),
-    (0.836, 4),
-    (0.852, 5),
-    (0.867, 6),
-    (0.883, 7),
-    (0.895, 8),
-    (0.906, 9),
-    (0.918, 10),
-    (0.93, 11),
-    (0.938, 12),
-)
-
-
-def _depths(name: str, points: tuple, rising_values: bool = True) -> None:
-    """[depth, count] pairs: depths all ints >= 0 (absolute) or all floats in [0, 1] (board fraction), rising."""
-    if len({type(at) for at, _ in points}) > 1:
-        raise ValueError(
-            f"{name}: mixes absolute (integer) and fractional depths: {[list(p) for p in points]}"
-        )
-    for i, (at, value) in enumerate(points):
-        if isinstance(at, float) and not (math.isfinite(at) and 0.0 <= at <= 1.0):
-            raise ValueError(f"{name}[{i}]: a fractional depth is in [0, 1], got {at}")
-        if at < 0 or value < 0:
-            raise ValueError(f"{name}[{i}]: depth and count must be non-negative, got {[at, value]}")
-        if i and at <= points[i - 1][0]:
-            raise ValueError(f"{name}[{i}]: depths must increase, got {at} after {points[i - 1][0]}")
-        if i and rising_values and value < points[i - 1][1]:
-            raise ValueError(f"{name}[{i}]: counts must not decrease, got {value} after {points[i - 1][1]}")
-
-
-@dataclass(frozen=True)
-class BacktrackConfig:
-    """Depth-first construction with scheduled breaks (construct.method: backtrack); see docs/construct.md.
-
-    Depths count placed cells (hints not counted): an integer is absolute, a float a fraction of the board.
-    ``breaks``: [depth, max cumulative breaks] from that depth on. ``quota``: [depth, min sides of the
-    quota colours placed], linear in between; ``abort``: [fraction of node_budget, min depth reached].
-    """
-
-    order: ORDER_NAMES = "comb"
-    teeth: int = 2  # comb orders: the last rows filled as vertical teeth
-    breaks: tuple[tuple[int | float, int], ...] = DEFAULT_BREAKS
-    frame_breaks: bool = False  # allow a break when placing a frame cell
-    touching_breaks: bool = False  # allow two breaks to touch the same cell
-    piece_breaks: int = 1  # mismatched sides one placement may have (2: also both key sides missed)
-    quota_colours: tuple[int, ...] = ()  # () = the quota_auto rarest inner colours
-    quota_auto: int = 3
-    quota: tuple[tuple[int | float, int], ...] = ()
-    node_budget: int = 20_000_000  # nodes (placements) per attempt
-    abort: tuple[tuple[float, int | float], ...] = ((0.05, 0.35), (0.15, 0.5), (0.4, 0.59), (0.7, 0.645))
-    time_limit_s: float = 60.0  # CPU seconds of the construction, counted inside the run's budget
-    max_restarts: int | None = None
-    finish_width: int = 1024  # beam width that completes the deepest partial board when none is complete
-    finish_cpsat_s: float = 0.0  # CPU s for the CP-SAT region model on the empty cells too (0: beam only)
-
-    def __post_init__(self):
-        positive("teeth", self.teeth)
-        _depths("breaks", self.breaks)
-        _depths("quota", self.quota)
-        positive("quota_auto", self.quota_auto)
-        positive("piece_breaks", self.piece_breaks)
-        for i, c in enumerate(self.quota_colours):
-            positive(f"quota_colours[{i}]", c)
-        positive("node_budget", self.node_budget)
-        for i, (frac, at) in enumerate(self.abort):
-            if not 0.0 < frac <= 1.0:
-                raise ValueError(f"abort[{i}]: the node fraction is in (0, 1], got {frac}")
-            _depths(f"abort[{i}]", ((at, 0),))
-        positive("time_limit_s", self.time_limit_s)
-        positive("max_restarts", self.max_restarts)
-        positive("finish_width", self.finish_width)
-        positive("finish_cpsat_s", self.finish_cpsat_s, allow_zero=True)
-
-
 @dataclass(frozen=True)
 class BeamConfig:
     """Beam search construction (construct.method: beam); see docs/construct.md."""
