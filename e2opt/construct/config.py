@@ -57,6 +57,8 @@ class CpSatConfig:
 
 
 ORDER_NAMES = Literal["row_scan", "frame_first", "comb", "frame_comb", "spiral"]
+
+
 @dataclass(frozen=True)
 class BeamConfig:
     """Beam search construction (construct.method: beam); see docs/construct.md."""
