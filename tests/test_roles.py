@@ -271,12 +271,6 @@ def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_noth
 
 @pytest.mark.slow
 def test_a_killed_role_split_run_resumes_with_its_pool_and_its_best(tmp_path):
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
     path = config_file(
         tmp_path,
         stop={"max_iterations": None, "max_wall_s": 40},
@@ -284,21 +278,9 @@ def test_a_killed_role_split_run_resumes_with_its_pool_and_its_best(tmp_path):
              "roles": {"producers": 1, "method": "beam", "repair_s": 1, "pool_size": 5000}},
         output={"checkpoint_every_s": 1},
     )  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "e2opt", "run", str(path), "--quiet"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
-    runs, deadline, run_dir = tmp_path / "runs", time.time() + 90, None
-    while time.time() < deadline:
-        folders = list(runs.glob("*")) if runs.exists() else []
-        if folders and (folders[0] / "checkpoint").exists():
-            run_dir = folders[0]
-            meta = load_checkpoint(run_dir)[1]
-            if len(meta["team"]["pool"]["entries"]) >= 3:
-                break
-        time.sleep(0.3)
-    assert run_dir is not None
-    os.killpg(proc.pid, signal.SIGKILL)  # the run and its worker processes, at once
-    proc.wait()
+    run_dir = _kill_9_when(
+        path, tmp_path, lambda d: len(load_checkpoint(d)[1]["team"]["pool"]["entries"]) >= 3
+    )
     _, meta, _ = load_checkpoint(run_dir)
     before_keys = {e["key"] for e in meta["team"]["pool"]["entries"]}
     before_best = max(e["score"] for e in read_events(run_dir) if e["event"] == "best")
@@ -314,11 +296,6 @@ def test_kill_9_of_the_coordinator_of_three_workers_then_resume_counts_each_boar
     """Two producers and a repairer; the coordinator and its workers get SIGKILL between two checkpoints, so
     boards produced after the last one are handed again by the resumed producers (from worker<i>/produced):
     the pool keeps every board it had, the best never falls, and each board has one "produced" event."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
 
     path = config_file(
         tmp_path,
@@ -327,23 +304,14 @@ def test_kill_9_of_the_coordinator_of_three_workers_then_resume_counts_each_boar
              "roles": {"producers": 2, "method": "beam", "repair_s": 1, "pool_size": 5000}},
         output={"checkpoint_every_s": 3},
     )  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "e2opt", "run", str(path), "--quiet"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
-    runs, deadline, run_dir = tmp_path / "runs", time.time() + 90, None
-    while time.time() < deadline:
-        folders = list(runs.glob("*")) if runs.exists() else []
-        if folders and (folders[0] / "checkpoint").exists():
-            run_dir = folders[0]
-            pool = load_checkpoint(run_dir)[1]["team"]["pool"]["entries"]
-            kinds = [e["event"] for e in read_events(run_dir)]
-            since = kinds[len(kinds) - kinds[::-1].index("checkpoint") :] if "checkpoint" in kinds else []
-            if {e["worker"] for e in pool} == {1, 2} and "produced" in since:
-                break  # boards were counted since the last checkpoint: the resumed producers hand them again
-        time.sleep(0.1)
-    assert run_dir is not None
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+
+    def counted_since_checkpoint(run_dir: Path) -> bool:
+        pool = load_checkpoint(run_dir)[1]["team"]["pool"]["entries"]
+        kinds = [e["event"] for e in read_events(run_dir)]
+        since = kinds[len(kinds) - kinds[::-1].index("checkpoint") :] if "checkpoint" in kinds else []
+        return {e["worker"] for e in pool} == {1, 2} and "produced" in since  # handed again on resume
+
+    run_dir = _kill_9_when(path, tmp_path, counted_since_checkpoint, poll_s=0.1)
     _, meta, _ = load_checkpoint(run_dir)
     before_keys = {e["key"] for e in meta["team"]["pool"]["entries"]}
     before_best = max(e["score"] for e in read_events(run_dir) if e["event"] == "best")
@@ -361,3 +329,28 @@ def test_kill_9_of_the_coordinator_of_three_workers_then_resume_counts_each_boar
         files = list((run_dir / f"worker{i}" / "produced").glob("*.json"))
         assert sum(e["worker"] == i for e in produced) <= len(files)
     assert verify_files(SMALL, run_dir / "best.board").valid
+
+
+def _kill_9_when(path: Path, tmp_path: Path, ready, poll_s: float = 0.3) -> Path:
+    """Start ``e2opt run path`` in its own process group, wait (90 s at most) until its run folder has a
+    checkpoint and ``ready(run_dir)``, then SIGKILL the run and its worker processes at once; the folder."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "e2opt", "run", str(path), "--quiet"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    runs, deadline, run_dir = tmp_path / "runs", time.time() + 90, None
+    while time.time() < deadline:
+        folders = list(runs.glob("*")) if runs.exists() else []
+        if folders and (folders[0] / "checkpoint").exists() and ready(folders[0]):
+            run_dir = folders[0]
+            break
+        time.sleep(poll_s)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert run_dir is not None
+    return run_dir
