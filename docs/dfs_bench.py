@@ -2,6 +2,7 @@
 
 python docs/dfs_bench.py PUZZLE... [--seeds 1 2 3] [--dfs-s 60] [--total-s 120] [--recipe auto] [--out F.jsonl]
   [--boards DIR]
+python docs/dfs_bench.py --summary F.jsonl...    (a markdown table per puzzle: pieces placed, score, medians)
 
 Per puzzle and seed: construct.dfs with ``time_limit_s`` = --dfs-s (the pilot of a derived recipe counted
 in it) inside a construction deadline of --total-s CPU s (the completion of the best partial: CP-SAT 5 s,
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,9 +29,29 @@ from e2opt.core.puzzle import read_puzzle
 from e2opt.core.verify import verify_texts
 
 
+def summary(paths: list[str]) -> str:
+    """Per puzzle, in the order first seen: the seeds' pieces placed and scores, and their medians."""
+    rows: dict[str, list[dict]] = {}
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            rows.setdefault(row["puzzle"], []).append(row)
+    out = ["| puzzle | recipe (pilot's choice per seed) | seeds | pieces placed in 60 CPU s | median | completed score | median |",
+           "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name, found in rows.items():
+        found.sort(key=lambda r: r["seed"])
+        placed, scores = [r["placed"] for r in found], [r["score"] for r in found]
+        recipes = "; ".join(sorted({r.get("knobs") or r["recipe"] for r in found}))
+        out.append(f"| {name} | {recipes} | {', '.join(str(r['seed']) for r in found)} | "
+                   f"{', '.join(map(str, placed))} | {statistics.median(placed):g} | "
+                   f"{', '.join(map(str, scores))} | {statistics.median(scores):g} |")  # fmt: skip
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("puzzles", nargs="+")
+    ap.add_argument("puzzles", nargs="*")
+    ap.add_argument("--summary", nargs="+", default=None)
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--dfs-s", type=float, default=60.0)
     ap.add_argument("--total-s", type=float, default=120.0)
@@ -37,6 +59,9 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     ap.add_argument("--boards", default=None)
     args = ap.parse_args()
+    if args.summary:
+        print(summary(args.summary))
+        return
     out = open(args.out, "a", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
     for path in args.puzzles:
         puzzle = read_puzzle(path)
