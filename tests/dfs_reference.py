@@ -43,9 +43,9 @@ def reference_trace(puzzle, order, rules, rank_of, hmin: int, max_nodes: int):
         missed = [s for s in keys if int(ocol[code, s]) != facing(r, c, s)]
         if len(missed) == 2 and len(keys) < 2:
             return None
-        if missed and not rules.frame_colour_breaks:
-            if any(int(ocol[code, s]) in frame or facing(r, c, s) in frame for s in missed):
-                return None
+        on_frame = any(int(ocol[code, s]) in frame or facing(r, c, s) in frame for s in missed)
+        if on_frame and not rules.frame_colour_breaks:
+            return None
         return len(missed)
 
     def go(d, cum, q):
