@@ -27,6 +27,7 @@ from ..search.schedule import add_totals
 from ..search.state import SearchState
 from ..search.tabu import TabuSearch, warm_up
 from .config import RunConfig
+from .liveview import dfs_figures
 from .produced import ProducedLog
 
 # scalar counters of a worker, carried across its searches (the search's own counters restart at zero)
@@ -151,7 +152,8 @@ class _Worker:
         st = self.search.state
         self.produced.append(
             {"piece": st.piece.copy(), "rot": st.rot.copy(), "score": int(st.score), "wall_s": self.clock.wall(),
-             "cpu_s": self.clock.cpu(), "method": info.get("method", self.cfg.producer_construct().method)}
+             "cpu_s": self.clock.cpu(), "method": info.get("method", self.cfg.producer_construct().method),
+             "dfs": dfs_figures(info)}  # the live view's DFS depth and nodes/s (liveview.py)
         )  # fmt: skip
 
     def note_plateau(self, kind: str, info: dict) -> None:

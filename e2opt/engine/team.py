@@ -95,7 +95,7 @@ class Team:
             kept = self.pool.offer(board["piece"], board["rot"], value, i, board["wall_s"])
             events.write(
                 "produced", worker=i, role="producer", score=value, method=board["method"], kept=kept,
-                wall_s=round(board["wall_s"], 3), cpu_s=round(board["cpu_s"], 3),
+                wall_s=round(board["wall_s"], 3), cpu_s=round(board["cpu_s"], 3), **board.get("dfs", {}),
             )  # fmt: skip
 
     # --- what the workers found ---
