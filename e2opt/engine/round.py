@@ -116,16 +116,21 @@ class _Worker:
         if self.task["cpu_limit"] is not None:
             limits.append((self.task["cpu_limit"] - self.clock.cpu()) / threads_used(how))
         deadline = max(0.0, min(limits)) if limits else None
-        path = Path(self.task["stop_file"])
         log_dir = Path(self.task["log_dir"]) if self.task.get("log_dir") else None
         if log_dir is not None:
             log_dir.mkdir(parents=True, exist_ok=True)
         prefix = self.task.get("report")
         report = None if prefix is None else lambda text: _say(prefix + text)
-        board, info = construct(self.puzzle, how, rng, deadline, log_dir, path.exists, report)
+        board, info = construct(self.puzzle, how, rng, deadline, log_dir, self.stop_requested, report)
         if log_dir is not None and log_dir.name.startswith("worker") and not any(log_dir.iterdir()):
             log_dir.rmdir()  # a worker's folder only when its construction kept something there
         return board, info
+
+    def stop_requested(self) -> bool:
+        """The stop file, or the run's wall budget spent: every construction checks it, so that none outlives the
+        run's deadline (their own limits count CPU seconds, which a loaded machine stretches in wall time)."""
+        wall = self.cfg.stop.max_wall_s
+        return Path(self.task["stop_file"]).exists() or (wall is not None and self.clock.wall() >= wall)
 
     def start(self, board: Any, rng: np.random.Generator) -> None:
         self.search = TabuSearch(self.puzzle, board, self.cfg.search, rng)
