@@ -22,6 +22,7 @@ from ..core.puzzle import Puzzle
 from ..core.signals import Interrupted, StopSignals
 from ..search import stop as stopping
 from .config import RunConfig
+from .envfail import faults_end_the_run
 from .events import EventLog
 from .liveview import LiveView, worker_plan
 from .nested import TASK, task_pool
@@ -239,6 +240,22 @@ def run_team(
         for warning in puzzle.warnings:
             events.write("warning", message=warning)
             progress.warn(warning)
+    with faults_end_the_run(team, events):  # a full disk, lost permission: one line, exit 74 (envfail.py)
+        return _go(cfg, run_dir, events, progress, view, team, executor, scheduler)
+
+
+def _go(
+    cfg: RunConfig,
+    run_dir: Path,
+    events: EventLog,
+    progress: Progress,
+    view: LiveView,
+    team: Team,
+    executor: str,
+    scheduler: str | None,
+) -> Result:
+    """run_team's rounds in their pool, then the run's end; a pool left at once on an error (KeyboardInterrupt,
+    OSError): its processes are not waited for."""
     (run_dir / STOP_FILE).unlink(missing_ok=True)
     pool = make_workers_pool(executor, team.n, scheduler)
     progress.message(f"{team.n} worker(s) on {pool.describe()}")
@@ -249,7 +266,7 @@ def run_team(
     try:
         with StopSignals(interrupted), view.shown(team.clock.wall):
             Coordinator(team, events, progress, pool).run(interrupted)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, OSError):
         abandoned = True
         raise
     finally:
