@@ -176,3 +176,13 @@ def test_the_dfs_reports_progress_while_it_runs(monkeypatch):
     assert lines and all(re.fullmatch(pattern, line) for line in lines)
     depths = [int(re.fullmatch(pattern, line).group(1)) for line in lines]
     assert depths == sorted(depths) and depths[-1] > 100
+
+
+def test_the_run_says_how_deep_the_dfs_got_and_how_its_partial_was_completed():
+    from e2opt.engine.progress import construction_line
+
+    info = {"method": "dfs", "score": 461, "best_placed": 247, "completion": {"fill": "cpsat holes"}}
+    assert (
+        construction_line(info, 480)
+        == "construction (dfs): 461/480; the DFS placed 247 pieces, holes filled by cpsat holes"
+    )

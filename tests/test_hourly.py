@@ -249,3 +249,22 @@ def test_a_construction_that_raised_the_best_takes_its_workers_role(tmp_path):
         (2, "worker", "construction"),  # worker 2 names no role anywhere
         (0, "repairer", "pool"),
     ]
+
+
+def test_a_pipeline_killed_before_its_first_board_has_producers(tmp_path):
+    """Issue 33: the roles come from the workers event, so a killed pipeline is not called a run without them."""
+    write_log(
+        tmp_path,
+        [
+            {"event": "start", "seed": 1, "max_score": 60, "workers": 2},
+            {"event": "workers", "workers": 2, "roles": ["repairer", "producer"], "methods": ["beam", "breakdfs"]},
+            {"event": "construction", "worker": 0, "method": "beam", "score": 40, "wall_s": 3.0},
+            {"event": "best", "worker": 0, "score": 40, "wall_s": 3.0, "move": "construction"},
+        ],
+    )
+    found = run_history(tmp_path)
+    text = "\n".join(report_lines(found))
+    assert found.roles and "the run has no producers" not in text
+    assert "boards produced per hour, by score (producers' boards):" in text
+    assert found.produced_counts() == {}  # the repairer's construction is no produced board
+    assert [b.role for b in found.bests()] == ["repairer"]

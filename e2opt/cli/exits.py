@@ -1,8 +1,10 @@
 """Exit codes and the last lines of run and resume: what a script can tell from how e2opt ended.
 
 0: finished by its stop criterion (or nothing left to do); 1: verify found a bad board; 2: a user mistake
-(one line on stderr), or a folder another e2opt owns; 128+N: stopped by signal N after saving everything
-(130 SIGINT, 143 SIGTERM, 129 SIGHUP), as shells report a process killed by that signal.
+(one line on stderr), or a folder another e2opt owns; 74 (EX_IOERR): a run ended because its folder could
+not be written (disk full, quota, permission or read-only filesystem: engine/envfail.py; one line on
+stderr); 128+N: stopped by signal N after saving everything (130 SIGINT, 143 SIGTERM, 129 SIGHUP), as shells
+report a process killed by that signal.
 """
 
 from __future__ import annotations

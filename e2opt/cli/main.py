@@ -1,4 +1,5 @@
-"""Command line: one small class per subcommand; user errors become one line and exit code 2."""
+"""Command line: one small class per subcommand; user errors become one line and exit code 2, a run ended by a
+full disk or lost permission one line and exit code 74."""
 
 from __future__ import annotations
 
@@ -321,10 +322,20 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         message = str(exc) if isinstance(exc, E2optError) else _os_message(exc)
         print(f"e2opt: error: {message}", file=sys.stderr)
-        return 2
+        return _error_code(exc, args.command)
     except KeyboardInterrupt:
         print("e2opt: interrupted", file=sys.stderr)
         return 130
+
+
+def _error_code(exc: Exception, command: str) -> int:
+    """2 for a user mistake; 74 for a run ended by its environment (envfail.py), or a run or resume that could
+    not write its folder before it began (a full disk, lost permission)."""
+    from ..engine.envfail import EXIT_CODE, is_fault
+
+    if isinstance(exc, E2optError):
+        return getattr(exc, "exit_code", 2)
+    return EXIT_CODE if command in ("run", "resume") and is_fault(exc) else 2
 
 
 def _os_message(exc: OSError) -> str:

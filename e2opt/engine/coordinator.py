@@ -22,7 +22,9 @@ from ..core.puzzle import Puzzle
 from ..core.signals import Interrupted, StopSignals
 from ..search import stop as stopping
 from .config import RunConfig
+from .envfail import faults_end_the_run
 from .events import EventLog
+from .liveview import LiveView, worker_plan
 from .nested import TASK, task_pool
 from .progress import Progress, construction_line
 from .protocol import Answer, Task
@@ -30,7 +32,6 @@ from .result import Result, finish
 from .round import cpu_share, search_round
 from .slots import InProcess, LocalSlots
 from .team import Team, rounded
-from .ticker import ConstructionTicker
 
 STOP_FILE = ".stop-workers"
 LOST = {"WorkerDied", "KilledWorker", "CommClosedError", "FutureCancelledError", "CancelledError"}
@@ -111,10 +112,17 @@ class Coordinator:
             stop_file=str(self.stop_file),
             # where the construction keeps its files (CP-SAT log, DFS harvest): the run folder, one per worker
             log_dir=str(team.dir if team.n == 1 else team.dir / f"worker{i}"),
-            report=None if self.progress.quiet else ("" if team.n == 1 else f"worker {i}: "),
+            report=self.construction_lines(i),
             take=role.hand_out(team, i),  # a pool board for a repairer done with its board
             token=self.token(),
         )
+
+    def construction_lines(self, i: int) -> str | None:
+        """The prefix of worker i's construction lines; None for none: quiet, or a terminal, where a line
+        printed by a worker would break the live view's redraw."""
+        if self.progress.quiet or self.progress.live:
+            return None
+        return "" if self.team.n == 1 else f"worker {i}: "
 
     def run(self, interrupted: Interrupted) -> None:
         """Submit rounds until every worker has finished (or the run stops); absorb answers as they come.
@@ -159,7 +167,6 @@ class Coordinator:
                 for i in going:
                     if team.stop_reason is None and self.wanted(i):
                         submit(i)
-            self.show()
         if interrupted.triggered and team.stop_reason is None:  # the last answers came in with the signal
             team.stop_reason = interrupted.reason
 
@@ -211,13 +218,6 @@ class Coordinator:
             ]
             self.events.write("stats", moves_per_s=round(rate, 1), workers=workers, **rounded(info))
 
-    def show(self) -> None:
-        """The progress line: the run's best, each worker's current score, moves per second of all."""
-        if all(state is not None for state in self.team.states):
-            info = self.team.info()
-            info["score"] = " ".join(map(str, self.team.current))
-            self.progress.update(info)
-
 
 def run_team(
     cfg: RunConfig,
@@ -234,7 +234,8 @@ def run_team(
     a worker process ends after its current move; the answers are absorbed and the run ends as usual.
     """
     events = EventLog(run_dir)
-    progress = Progress(cfg, puzzle.max_score, quiet)
+    progress = Progress(cfg, quiet)
+    view = LiveView(events, progress, cfg)  # its figures: a fold over the events written from here on
     if team is None:
         team = Team(cfg, run_dir, puzzle, worker_count(cfg, executor), stopping.Clock())
         events.write(
@@ -248,17 +249,33 @@ def run_team(
         for warning in puzzle.warnings:
             events.write("warning", message=warning)
             progress.warn(warning)
+    with faults_end_the_run(team, events):  # a full disk, lost permission: one line, exit 74 (envfail.py)
+        return _go(cfg, run_dir, events, progress, view, team, executor, scheduler)
+
+
+def _go(
+    cfg: RunConfig,
+    run_dir: Path,
+    events: EventLog,
+    progress: Progress,
+    view: LiveView,
+    team: Team,
+    executor: str,
+    scheduler: str | None,
+) -> Result:
+    """run_team's rounds in their pool, then the run's end; a pool left at once on an error (KeyboardInterrupt,
+    OSError): its processes are not waited for."""
     (run_dir / STOP_FILE).unlink(missing_ok=True)
     pool = make_workers_pool(executor, team.n, scheduler)
     progress.message(f"{team.n} worker(s) on {pool.describe()}")
     pids = pool.pids() if isinstance(pool, LocalSlots) else []
-    events.write("workers", workers=team.n, where=pool.describe(), pids=pids)
+    events.write("workers", workers=team.n, where=pool.describe(), pids=pids, **worker_plan(team))
     interrupted = _StopOnSignal(run_dir / STOP_FILE)
     abandoned = False
     try:
-        with StopSignals(interrupted), ConstructionTicker(team, progress):
+        with StopSignals(interrupted), view.shown(team.clock.wall):
             Coordinator(team, events, progress, pool).run(interrupted)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, OSError):
         abandoned = True
         raise
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,17 +14,22 @@ EVENTS = "events.jsonl"
 
 
 class EventLog:
-    """Appends events to a run folder's events.jsonl; each line is flushed to the OS at once."""
+    """Appends events to a run folder's events.jsonl; each line is flushed to the OS at once, then handed to the
+    listeners (the live view) as it reads back from the file, so that they see exactly what the file holds."""
 
     def __init__(self, run_dir: Path):
         self.path = run_dir / EVENTS
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the run
         if not _ends_a_line(self.path):  # a killed writer left a torn line: start ours on a fresh one
             self._file.write("\n")
 
     def write(self, kind: str, **fields: Any) -> None:
-        self._file.write(json.dumps({"event": kind, **fields}, separators=(",", ":")) + "\n")
+        line = json.dumps({"event": kind, **fields}, separators=(",", ":"))
+        self._file.write(line + "\n")
         self._file.flush()
+        for listener in self.listeners:
+            listener(json.loads(line))
 
     def sync(self) -> None:
         """Push written lines to disk (called with checkpoints, not every event)."""

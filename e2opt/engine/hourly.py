@@ -6,8 +6,10 @@ Rules:
   another worker is no best); every event that raised it is a **new best**, with its worker, its ``role``
   (``worker`` when absent: runs without roles) and its ``move`` (``construction`` for a construction event,
   ``-`` when absent: runs from before moves were named);
-- **produced** boards are the ``produced`` events (one per board a producer made); a run whose log has no
-  ``produced`` event counts its ``construction`` events instead (the first board of each worker);
+- the run **has roles** when its ``workers`` event names a producer (a run killed before its first board has
+  them too) or when its log has a ``produced`` or ``repaired`` event;
+- **produced** boards are the ``produced`` events (one per board a producer made); a run without
+  producers counts its ``construction`` events instead (the first board of each worker);
 - **repaired** boards are the ``repaired`` events, counted at the best score the repairer reached on the board;
 - an event counts in hour h when its ``wall_s`` is in [h, h + 1) hours; events without a number ``wall_s`` or an
   integer score are skipped (a hand-edited or foreign line), like the plots do.
@@ -62,7 +64,7 @@ class HourlyHistory:
     improved: dict[int, int] = field(default_factory=dict)  # hour -> repaired boards left above their input
     constructions: dict[int, Counter[int]] = field(default_factory=dict)
     seen: dict[int, int] = field(default_factory=dict)  # hour -> best score of any board event in it
-    roles: bool = False  # the log has produced or repaired events
+    roles: bool = False  # the run has producers (its workers event, or produced or repaired events)
     worker_roles: dict[int, str] = field(default_factory=dict)  # the role each worker's events name
     last_wall: float = 0.0
 
@@ -75,6 +77,10 @@ class HourlyHistory:
         worker, role = event.get("worker"), event.get("role")
         if _integer(worker) and isinstance(role, str):
             self.worker_roles[worker] = role
+        if kind == "workers" and isinstance(event.get("roles"), list):  # the run's roles, before any board
+            self.roles = self.roles or "producer" in event["roles"]
+            for i, named in enumerate(event["roles"]):
+                self.worker_roles.setdefault(i, named)
         at = point(event)
         if at is None:
             return
@@ -109,9 +115,8 @@ class HourlyHistory:
         ]
 
     def produced_counts(self) -> dict[int, Counter[int]]:
-        """Boards produced per hour and score; the constructions when the log has no produced event."""
-        has_produced = any(self.produced.values())
-        return self.produced if has_produced else self.constructions
+        """Boards produced per hour and score; the constructions in a run without producers."""
+        return self.produced if self.roles else self.constructions
 
     def hours(self) -> list[int]:
         """Every hour from the first to the one the log ends in (hours where nothing was counted included)."""

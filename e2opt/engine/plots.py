@@ -4,12 +4,14 @@ through hourly.py) and the best board (best.svg)."""
 from __future__ import annotations
 
 import io
+import tempfile
 from collections import Counter
 from pathlib import Path
 
 from ..core.board import Board
 from ..core.fsutil import atomic_write_bytes, atomic_write_text
 from ..core.puzzle import Puzzle
+from .envfail import is_fault
 from .events import read_events
 from .hourly import HourlyHistory, point, row, score_columns, span
 
@@ -193,13 +195,40 @@ def score_png(run_dir: Path, max_score: int, title: str) -> bytes:
     return buffer.getvalue()
 
 
-def refresh_plots(run_dir: Path, puzzle: Puzzle, best: Board | None) -> None:
-    """Rewrite score.png and, when a best board is known, best.svg."""
+def refresh_plots(
+    run_dir: Path, puzzle: Puzzle, best: Board | None, out_dir: Path | None = None
+) -> list[Path]:
+    """Rewrite score.png and, when a best board is known, best.svg (in the run folder, or ``out_dir``); their paths."""
     from ..core.board import score
     from ..core.render import board_svg
 
+    out_dir = out_dir or run_dir
     title = f"{puzzle.name}: best score over time"
-    atomic_write_bytes(run_dir / "score.png", score_png(run_dir, puzzle.max_score, title))
+    written = [out_dir / "score.png"]
+    atomic_write_bytes(written[0], score_png(run_dir, puzzle.max_score, title))
     if best is not None:
         caption = f"{puzzle.name} — {score(puzzle, best)}/{puzzle.max_score}"
-        atomic_write_text(run_dir / "best.svg", board_svg(puzzle, best, caption))
+        written.append(out_dir / "best.svg")
+        atomic_write_text(written[1], board_svg(puzzle, best, caption))
+    return written
+
+
+def plots_line(run_dir: Path, puzzle: Puzzle, best: Board | None) -> str:
+    """Refresh the pictures and say where they are: the run folder, or, when it cannot be written (read-only,
+    full, permission lost), a new temporary folder; ``skipped`` with the reason when neither can be."""
+    try:
+        return "plots: " + ", ".join(map(str, refresh_plots(run_dir, puzzle, best)))
+    except OSError as exc:
+        if not is_fault(exc):
+            raise
+        why = f"{run_dir}: {exc.strerror or exc}"
+    try:
+        elsewhere = Path(tempfile.mkdtemp(prefix="e2opt-report-"))
+        written = refresh_plots(run_dir, puzzle, best, elsewhere)
+    except OSError as exc:
+        if not is_fault(exc):
+            raise
+        return f"plots: skipped ({why}; and {exc.filename or 'a temporary folder'}: {exc.strerror or exc})"
+    return (
+        f"plots: not in the run folder ({why}): written to {elsewhere} ({', '.join(p.name for p in written)})"
+    )

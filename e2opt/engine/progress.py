@@ -1,4 +1,5 @@
-"""Progress output: a live line on a terminal, plain periodic lines otherwise (nohup, cron).
+"""Where a run's live view and messages go: a block of lines redrawn in place on a terminal, plain lines otherwise
+(nohup, cron, a pipe). The figures come from liveview.py; this module only writes them.
 
 Output never stops a run: when stdout is a closed pipe or a hung-up terminal, progress goes nowhere
 and the run goes on.
@@ -7,11 +8,15 @@ and the run goes on.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
-import time
+import threading
 from typing import TextIO
 
 from .config import RunConfig
+
+UP_TO_LINE_START = "\x1b[{}F"  # ANSI: cursor up N lines, to their first column
+CLEAR_LINE_END, CLEAR_BELOW = "\x1b[K", "\x1b[J"
 
 
 def format_clock(seconds: float) -> str:
@@ -20,70 +25,77 @@ def format_clock(seconds: float) -> str:
 
 
 class Progress:
-    """Shows elapsed and remaining time, best/max and current score, moves/s and plateaus."""
+    """The live view's block (``show``) and the run's messages, from any thread: on a terminal the block stays
+    under the messages and is redrawn in place; otherwise each ``show`` prints its lines once."""
 
-    def __init__(self, cfg: RunConfig, max_score: int, quiet: bool, stream: TextIO | None = None):
+    def __init__(self, cfg: RunConfig, quiet: bool, stream: TextIO | None = None):
         self.stream = stream or sys.stdout
         self.quiet = quiet
         self.live = self.stream.isatty()
         self.every = cfg.output.progress_every_s if self.live else cfg.output.log_every_s
-        self.wall_budget, self.cpu_budget = cfg.stop.max_wall_s, cfg.stop.max_cpu_s
-        self.max_score = max_score
-        self.next_at = 0.0
-        self.last: tuple[float, int] | None = None
-        self.open_line = False
+        self.block: list[str] = []  # the lines of the view on the terminal now, the cursor just below them
+        self.lock = threading.Lock()
 
-    def update(self, info: dict) -> None:
-        """Called at every search tick; prints at most once per ``every`` seconds."""
-        now = time.perf_counter()
-        if self.quiet or now < self.next_at:
-            return
-        self.next_at = now + self.every
-        wall, iteration = info["wall_s"], info["iteration"]
-        rate = 0.0
-        if self.last is not None and wall > self.last[0]:
-            rate = (iteration - self.last[1]) / (wall - self.last[0])
-        self.last = (wall, iteration)
-        left = ""
-        if self.wall_budget:
-            left = f" / {format_clock(max(0.0, self.wall_budget - wall))} left"
-        elif self.cpu_budget:
-            left = f" / {format_clock(max(0.0, self.cpu_budget - info['cpu_s']))} CPU left"
-        line = (
-            f"{format_clock(wall)}{left}  best {info['best_score']}/{self.max_score}  "
-            f"current {info['score']}  {rate:,.0f} moves/s  plateaus {info['diversifications'] + info['intensifications']}"
-        )
-        if self.live:
-            self._write("\r" + line + "\x1b[K")
-            self.open_line = True
-        else:
-            self._write(line + "\n")
+    def show(self, lines: list[str]) -> None:
+        """The view's lines: redrawn over the previous ones on a terminal, printed as plain lines otherwise."""
+        with self.lock:
+            if self.quiet:
+                return
+            if not self.live:
+                self._write("".join(line + "\n" for line in lines))
+                return
+            fewer = CLEAR_BELOW if len(lines) < len(self.block) else ""
+            self._write(
+                self._up() + "".join(self._fit(line) + CLEAR_LINE_END + "\n" for line in lines) + fewer
+            )
+            self.block = list(lines)
 
     def message(self, text: str) -> None:
-        """A line of its own (construction done, resumed, warnings)."""
-        if self.quiet:
-            return
-        self.close()
-        self._write(text + "\n")
+        """A line of its own (construction done, a worker lost), above the view's block."""
+        with self.lock:
+            if self.quiet:
+                return
+            self._write(self._clear() + text + "\n" + self._redraw())
 
     def warn(self, text: str) -> None:
         """A warning: to stderr, shown even with ``--quiet`` (quiet hides progress, never a problem)."""
-        self.close()
-        warn(text)
+        with self.lock:
+            if not self.quiet:
+                self._write(self._clear())
+            warn(text)
+            if not self.quiet:
+                self._write(self._redraw())
 
     def close(self) -> None:
-        """End the live line so that what follows starts on a fresh line."""
-        if self.open_line:
-            self.open_line = False
-            self._write("\n")
+        """Leave the view's last block on the screen; what follows starts on the line below it."""
+        with self.lock:
+            self.block = []
+
+    def _up(self) -> str:
+        """To the first line of the block on the terminal (nothing when none is drawn)."""
+        return UP_TO_LINE_START.format(len(self.block)) if self.block else ""
+
+    def _clear(self) -> str:
+        """The block wiped from the terminal, the cursor where it began (nothing when none is drawn)."""
+        return self._up() + CLEAR_BELOW if self.block else ""
+
+    def _redraw(self) -> str:
+        return "".join(self._fit(line) + CLEAR_LINE_END + "\n" for line in self.block)
+
+    @staticmethod
+    def _fit(line: str) -> str:
+        """A line cut to the terminal's width: a wrapped line would throw the cursor-up count off."""
+        return line[: max(20, shutil.get_terminal_size((100, 24)).columns - 1)]
 
     def _write(self, text: str) -> None:
         """Write and flush; a closed pipe or terminal silences the progress for good, never the run."""
+        if not text:
+            return
         try:
             self.stream.write(text)
             self.stream.flush()
         except (OSError, ValueError):
-            self.quiet, self.open_line = True, False
+            self.quiet, self.block = True, []
             silence(self.stream)
 
 
@@ -108,7 +120,7 @@ def silence(stream: TextIO) -> None:
 
 
 def construction_line(info: dict, max_score: int) -> str:
-    """What construction did, for people: the score, and a CP-SAT fallback when one was needed."""
+    """What construction did, for people: the score, a CP-SAT fallback when one was needed, a DFS's depth."""
     line = f"construction ({info['method']}): {info['score']}/{max_score}"
     if info.get("fallback"):
         rounds = info.get("rounds", [])
@@ -120,9 +132,7 @@ def construction_line(info: dict, max_score: int) -> str:
                 f"{len(skipped)} CP-SAT round(s) skipped: {skipped[0].get('reason', 'no time left')}"
             )
         line += f"; {'; '.join(notes)}; fell back to {info['fallback']}"
-    if info.get("finish"):
-        line += (
-            f"; no complete board in time: the deepest partial board ({info['best_depth']}/{info['depth']} cells"
-            f" placed, {info['score_before_finish']} joins) was finished by {info['finish']}"
-        )
+    if info.get("completion"):  # a DFS construction: how deep it got, how its best partial was completed
+        fill = info["completion"].get("fill", "")
+        line += f"; the DFS placed {info['best_placed']} pieces" + (f", holes filled by {fill}" if fill else "")
     return line

@@ -110,6 +110,7 @@ class ProducedBoard:
     wall_s: float
     cpu_s: float
     method: str
+    dfs: dict = field(default_factory=dict)  # a DFS construction's depth and nodes/s (liveview.dfs_figures)
 
 
 @dataclass(frozen=True, eq=False)

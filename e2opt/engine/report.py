@@ -17,8 +17,8 @@ from ..core.fsutil import STATE_FILE_MB, read_user_text
 from ..core.puzzle import read_puzzle
 from .events import read_events
 from .hourly import HourlyHistory, report_lines
-from .plots import refresh_plots
-from .runfolder import INTERRUPTS, load_run_config, require
+from .plots import plots_line
+from .runfolder import load_run_config, require, resumable
 
 
 @dataclass
@@ -85,15 +85,16 @@ def _status(run_dir: Path, events: EventSummary) -> str:
     if pid is not None:
         return "running" + (f" (pid {pid})" if pid > 0 else "")
     result_path = run_dir / "result.json"
-    if not events.ended or not result_path.is_file():
+    ended = (events.last_end or {}).get("stop_reason") if events.ended else None
+    if not events.ended or not (result_path.is_file() or resumable(ended)):  # a full disk: an end, no result
         resumed = "resumed, " if events.resumes and not events.ended else ""
         return f"{resumed}not finished: killed before its end (no end event; `e2opt resume` continues it)"
     reason = _stop_reason(result_path)
     note = ""
     if reason is None:
-        reason = (events.last_end or {}).get("stop_reason", "an unknown criterion")
-        note = " (result.json is unreadable: read from events.jsonl)"
-    if reason in INTERRUPTS:
+        reason = ended or "an unknown criterion"
+        note = f" (result.json is {'unreadable' if result_path.is_file() else 'missing'}: read from events.jsonl)"
+    if resumable(reason):
         return f"stopped by {reason}{note}: `e2opt resume` continues it"
     return f"finished, stopped by {reason}{note}"
 
@@ -170,8 +171,7 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
     )
     lines += report_lines(events.history)
     if plots:
-        refresh_plots(run_dir, puzzle, best)
-        lines.append(f"plots: {run_dir / 'score.png'}" + (f", {run_dir / 'best.svg'}" if best else ""))
+        lines.append(plots_line(run_dir, puzzle, best))
     url = None if best is None else viewer_url(puzzle, best)
     if url:
         lines.append(f"viewer: {url}")

@@ -4,6 +4,7 @@ result.json and the pictures."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from .events import EventLog
 from .runfolder import BEST, RESULT
 
 if TYPE_CHECKING:
+    from .envfail import Salvage
     from .team import Team
 
 
@@ -103,10 +105,17 @@ def worker_figures(team: Team) -> list[dict[str, Any]]:
     return out
 
 
-def finish(team: Team, events: EventLog) -> Result:
-    """best.board, the end event, result.json (all workers' CPU, the run's wall time, per-worker figures)."""
+def _now(name: str, write: Callable[[], Any]) -> None:
+    """A write of a run's ordinary end: done now, an error goes up."""
+    write()
+
+
+def finish(team: Team, events: EventLog, salvage: Salvage | None = None) -> Result:
+    """best.board, the end event, result.json (all workers' CPU, the run's wall time, per-worker figures).
+    After an environment failure (envfail.py) each write is tried once by ``salvage`` and no picture is drawn."""
     cfg, puzzle = team.cfg, team.puzzle
-    write_board(team.best_board, team.dir / BEST)
+    step = _now if salvage is None else salvage.attempt
+    step(BEST, lambda: write_board(team.best_board, team.dir / BEST))
     reasons = [r for r in team.finished if r is not None]
     known = best_known(puzzle)
     cpu = team.cpu()
@@ -130,14 +139,13 @@ def finish(team: Team, events: EventLog) -> Result:
         workers=worker_figures(team),
     )
     result.label(puzzle)
-    events.write(
-        "end",
-        **{k: v for k, v in result.to_json().items() if k not in ("construction", "workers")},
-        moves=add_totals(team.move_summaries),
+    end = {k: v for k, v in result.to_json().items() if k not in ("construction", "workers")}
+    step(
+        "end event",
+        lambda: (events.write("end", **end, moves=add_totals(team.move_summaries)), events.close()),
     )
-    atomic_write_text(team.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n")
-    events.close()
-    if cfg.output.plots:
+    step(RESULT, lambda: atomic_write_text(team.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n"))
+    if cfg.output.plots and salvage is None:
         from .plots import refresh_plots
 
         refresh_plots(team.dir, puzzle, team.best_board)

@@ -103,6 +103,12 @@ class Worker:
             log_dir.rmdir()  # a worker's folder only when its construction kept something there
         return board, info
 
+    def stop_requested(self) -> bool:
+        """The stop file, or the run's wall budget spent: every construction checks it, so that none outlives the
+        run's deadline (their own limits count CPU seconds, which a loaded machine stretches in wall time)."""
+        wall = self.cfg.stop.max_wall_s
+        return Path(self.task["stop_file"]).exists() or (wall is not None and self.clock.wall() >= wall)
+
     def start(self, board: Any, rng: np.random.Generator) -> None:
         self.search = TabuSearch(self.puzzle, board, self.cfg.search, rng)
         self.meta.board_score = int(self.search.state.score)  # what a repairer's "repaired" event starts from

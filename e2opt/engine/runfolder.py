@@ -37,6 +37,12 @@ CONFIG, RESULT, BEST = "config.yaml", "result.json", "best.board"
 INTERRUPTS = frozenset(
     {"interrupted", "SIGINT", "SIGTERM", "SIGHUP"}
 )  # stop reasons of a run stopped by a signal
+WRITE_FAILED = "write failed"  # the stop reason of a run ended by a full disk or lost permission (envfail.py)
+
+
+def resumable(reason: str | None) -> bool:
+    """A stop reason after which ``resume`` goes on: a signal, or a write that failed."""
+    return reason in INTERRUPTS or (reason or "").startswith(WRITE_FAILED)
 
 
 def make_folder(runs_dir: str | Path, base: str, kind: str) -> Path:
@@ -207,7 +213,7 @@ def is_finished(run_dir: Path, instance: str) -> bool:
         result = json.loads(read_user_text(run_dir / RESULT, STATE_FILE_MB))
     except (OSError, ValueError):
         return False
-    if not isinstance(result, dict) or result.get("stop_reason") in INTERRUPTS:
+    if not isinstance(result, dict) or resumable(result.get("stop_reason")):
         return False
     if _last_event(run_dir).get("event") != "end":
         return False

@@ -86,7 +86,7 @@ class Team:
             self.counted.add(key)
             events.write(
                 "produced", worker=i, role=self.role(i), score=value, method=board.method, kept=kept, key=key,
-                wall_s=round(board.wall_s, 3), cpu_s=round(board.cpu_s, 3),
+                wall_s=round(board.wall_s, 3), cpu_s=round(board.cpu_s, 3), **board.dfs,
             )  # fmt: skip
 
     # --- what the workers found ---

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from ..liveview import dfs_figures
 from ..produced import ProducedLog
 from ..protocol import ProducedBoard
 from .base import Role
@@ -81,7 +82,8 @@ class Producer(Role):
         method = info.get("method", self.construction(worker.cfg).method)
         worker.produced.append(
             ProducedBoard(
-                st.piece.copy(), st.rot.copy(), int(st.score), worker.clock.wall(), worker.clock.cpu(), method
+                st.piece.copy(), st.rot.copy(), int(st.score), worker.clock.wall(), worker.clock.cpu(), method,
+                dfs_figures(info),  # the live view's DFS depth and nodes/s
             )
         )
 

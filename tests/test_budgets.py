@@ -1,0 +1,33 @@
+"""Budgets kept (issue 33): every construction checks the run's wall deadline, not only its own CPU limit, so
+a run on a loaded machine (CPU seconds slower than wall seconds) still ends at --max-wall-s."""
+
+from __future__ import annotations
+
+import time
+import types
+
+import yaml
+from conftest import SET1
+
+from e2opt.construct import scan
+from e2opt.engine.loader import load_config
+from e2opt.engine.run import run_config
+
+
+def test_a_beam_on_a_starved_cpu_ends_at_the_runs_wall_deadline(tmp_path, monkeypatch):
+    began = time.perf_counter()
+    starved = types.SimpleNamespace(  # this process gets a 50th of a core: its beams count CPU that slowly
+        process_time=lambda: (time.perf_counter() - began) / 50, perf_counter=time.perf_counter
+    )
+    monkeypatch.setattr(scan, "time", starved)
+    data = {
+        "instance": str(SET1 / "set1_06x06.txt"),
+        "construct": {"method": "beam", "beam": {"width": 64, "time_limit_s": 30}},  # 25 min of wall here
+        "stop": {"max_wall_s": 2},
+        "run": {"workers": 1},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
+    }
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
+    result = run_config(load_config(tmp_path / "run.yaml"))
+    assert result.stop_reason == "max_wall_s (2 s)"
+    assert result.construction["beams"] > 1 and result.wall_s < 2 + 10  # stopped by the wall, not 30 CPU s
