@@ -62,8 +62,8 @@ class Worker:
         self.produced: list[ProducedBoard] = []  # boards a producer made in this round
         self.took: str | None = None  # the pool board a repairer searched in this round
         stop_path = Path(task.stop_file)
-        self.stop_requested = lambda: stop_path.exists() or claim.stale()  # a stale copy stops like a signal
-        self.stop_file = stopping.Requested(self.stop_requested)
+        self.asked_to_stop = lambda: stop_path.exists() or claim.stale()  # a stale copy stops like a signal
+        self.stop_file = stopping.Requested(self.asked_to_stop)
         if task.state is None:
             self.first_search()
         else:
@@ -107,7 +107,7 @@ class Worker:
         """The stop file, or the run's wall budget spent: every construction checks it, so that none outlives the
         run's deadline (their own limits count CPU seconds, which a loaded machine stretches in wall time)."""
         wall = self.cfg.stop.max_wall_s
-        return Path(self.task["stop_file"]).exists() or (wall is not None and self.clock.wall() >= wall)
+        return self.asked_to_stop() or (wall is not None and self.clock.wall() >= wall)
 
     def start(self, board: Any, rng: np.random.Generator) -> None:
         self.search = TabuSearch(self.puzzle, board, self.cfg.search, rng)
