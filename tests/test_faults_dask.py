@@ -115,8 +115,8 @@ def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path):
 
 def test_a_command_line_cluster_runs_a_sweep_of_two_worker_runs(tmp_path, cluster):
     """Each run keeps its two workers: its task secedes and submits its rounds to the same cluster. With two
-    workers the base config's roles make one a breakdfs producer: its completions are capped as above."""
-    sets = ["stop.max_cpu_s=1", "run.workers=2", *breakdfs_limits(HOLES.parent.parent / "eternity2.yaml")]
+    workers the base config's roles make one a dfs producer: its completions are capped as above."""
+    sets = ["stop.max_cpu_s=1", "run.workers=2", *dfs_limits(HOLES.parent.parent / "eternity2.yaml")]
     proc, sweep_dir = sweep(
         tmp_path, HOLES, "--scheduler", cluster.address, *(a for s in sets for a in ("--set", s))
     )
@@ -176,12 +176,12 @@ CONFIGS = sorted((ROOT / "config").glob("*.yaml"))
 AT_ONCE = 4  # sweeps of the shipped configs submitted to the shared cluster together (2 workers run them)
 
 
-def breakdfs_limits(config: Path) -> list[str]:
-    """The breakdfs completions' own budgets, cut to 1 s: they come after the DFS and do not stop at the run's
+def dfs_limits(config: Path) -> list[str]:
+    """The DFS completions' own budgets, cut to 1 s: they come after the DFS and do not stop at the run's
     budget (a 2 CPU s run of config/eternity2_blackwood.yaml takes 50 s wall), which the test does not check."""
-    if "method: breakdfs" not in config.read_text():
+    if "method: dfs" not in config.read_text():
         return []
-    return ["construct.breakdfs.harvest.cpsat_s=1", "construct.breakdfs.harvest.repair_s=1"]
+    return ["construct.dfs.harvest.cpsat_s=1", "construct.dfs.harvest.repair_s=1"]
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +204,7 @@ def config_sweeps(local_cluster, tmp_path_factory, request):
         folder = tmp_path_factory.mktemp(config.stem)
         spec = folder / "one.yaml"
         spec.write_text(f"name: one\nbase: {config}\nseeds: 1\nset:\n  output.plots: false\n")
-        limits = ["stop.max_cpu_s=2", "stop.max_wall_s=30", *breakdfs_limits(config)]
+        limits = ["stop.max_cpu_s=2", "stop.max_wall_s=30", *dfs_limits(config)]
         return sweep(folder, spec, "--scheduler", local_cluster, *(a for s in limits for a in ("--set", s)))
 
     chosen = [  # the configs whose test was selected (-k): no sweep runs for nothing
