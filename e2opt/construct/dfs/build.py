@@ -59,9 +59,7 @@ def resolve(
         try:
             saved = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
             if saved["section"] == wanted:
-                fields = {k: tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
-                          for k, v in saved["recipe"].items()}  # fmt: skip
-                return Recipe(**fields), saved["report"]
+                return Recipe.from_dict(saved["recipe"]), saved["report"]
         except (ValueError, KeyError, TypeError):
             pass  # unreadable or another section: resolve afresh
     if name == "derived":

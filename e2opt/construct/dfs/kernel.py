@@ -1,12 +1,12 @@
 """The numba DFS with breaks: one call runs up to ``chunk`` placements and returns; all state is in arrays.
 
-Candidate lists are bitsets over a per-attempt **rank** of the placement codes (piece * 4 + rotation):
-within a kind, codes are ranked by quota value (most first), ties broken by one random draw per attempt
-shared by every list. A list's words ANDed with ``avail`` (one bit per code whose piece is free) give
-exactly its unused candidates, so the scan never looks at a used entry; the lowest set bit is the next
-candidate in rank order. Three levels per depth: exact placements (both key sides match), one-off ones
-(one key side missed; frame-colour breaks left out unless allowed) and, with a cap of 2, the slot's
-placements that miss both key sides.
+Candidates come in a per-attempt **rank** of the placement codes (piece * 4 + rotation): within a kind,
+codes are ranked by quota value (most first), ties broken by one random draw per attempt shared by every
+list. Three levels per depth: exact placements (both key sides match; short plain lists in rank order,
+used pieces skipped), one-off ones (one key side missed; frame-colour breaks left out unless allowed) and,
+with a cap of 2, the slot's placements that miss both key sides. The two break levels are bitsets over the
+ranks: a list's words ANDed with ``avail`` (one bit per code whose piece is free) give exactly its unused
+candidates, so their long scans never look at a used entry; the lowest set bit is the next candidate.
 
 Rules at depth d: a placement's breaks = its level + mismatches on extra placed sides; it needs breaks <=
 ``cap[d]``, cum + breaks <= ``allow[d]``, no extra-side break on a frame colour when ``frame_ok`` is 0,
@@ -30,7 +30,7 @@ DEPTH, NODES, DEEPEST, HFILL = range(4)
 N_COUNTERS = 4
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-FOUR = np.uint64(15)
+ROTATIONS = np.uint64(15)  # a piece's four codes: four adjacent rank bits
 
 
 @intrinsic
@@ -56,9 +56,9 @@ def _free(avail, rank_of, piece, on) -> None:
     """Set (on) or clear the avail bits of a piece's four codes (four adjacent bits of one word)."""
     k = rank_of[piece * 4]
     if on:
-        avail[k >> 6] |= FOUR << np.uint64(k & 63)
+        avail[k >> 6] |= ROTATIONS << np.uint64(k & 63)
     else:
-        avail[k >> 6] &= ~(FOUR << np.uint64(k & 63))
+        avail[k >> 6] &= ~(ROTATIONS << np.uint64(k & 63))
 
 
 @njit(cache=True, inline="always")

@@ -24,7 +24,7 @@ from ..finish import placed_joins
 from ..order import make_order
 from .config import DfsConfig
 from .derive import branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
-from .recipes import position, positions, quota_values, user_to_internal
+from .recipes import given, position, positions, quota_values, user_to_internal
 from .rules import Recipe, make_rules, sequence
 from .search import Dfs
 
@@ -79,15 +79,12 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
         breaks = derived_breaks(branching(puzzle, seq), puzzle.cols, knobs.onset, SLACK, BREAKS_UNTIL)
     abort = tuple((int(n), position(at, cells, cfg.scale_from)) for n, at in (cfg.abort or ()))
 
-    def pick(key: str, default):
-        value = getattr(cfg, key)
-        return default if value is None else value
-
     return Recipe(
         order=order, teeth=teeth, breaks=breaks, quota=quota, qval=tuple(int(v) for v in qval),
-        piece_breaks=pick("piece_breaks", 1), frame_breaks=pick("frame_breaks", True),
-        frame_colour_breaks=pick("frame_colour_breaks", False), touching_breaks=pick("touching_breaks", True),
-        clue_breaks=pick("clue_breaks", knobs.clue_breaks), node_budget=pick("node_budget", 50_000_000_000),
+        piece_breaks=given(cfg, "piece_breaks", 1), frame_breaks=given(cfg, "frame_breaks", True),
+        frame_colour_breaks=given(cfg, "frame_colour_breaks", False),
+        touching_breaks=given(cfg, "touching_breaks", True), clue_breaks=given(cfg, "clue_breaks", knobs.clue_breaks),
+        node_budget=given(cfg, "node_budget", 50_000_000_000),
         abort=abort, privileged=tuple(privileged), source=source,
     )  # fmt: skip
 
@@ -155,9 +152,10 @@ def calibrate(
     if not cfg.pilot.enabled:
         pool = pool[:1]
     each = cfg.pilot.cpu_s if budget_s is None else min(cfg.pilot.cpu_s, PILOT_SHARE * budget_s / len(pool))
-    first = derived_recipe(puzzle, cfg, pool[0])
-    order = make_order(puzzle, first.order, first.teeth)
-    Dfs(puzzle, order, make_rules(puzzle, order, first), seed, puzzle.n_cells + 1).step(1)  # compile/load
+    if cfg.pilot.enabled:  # the kernel compiled or loaded outside the trials' clocks
+        first = derived_recipe(puzzle, cfg, pool[0])
+        order = make_order(puzzle, first.order, first.teeth)
+        Dfs(puzzle, order, make_rules(puzzle, order, first), seed, puzzle.n_cells + 1).step(1)
     trials = []
     for i, knobs in enumerate(pool):
         recipe = derived_recipe(puzzle, cfg, knobs)

@@ -76,6 +76,12 @@ PRESETS: dict[str, Preset] = {
 }  # fmt: skip
 
 
+def given(cfg: DfsConfig, key: str, default):
+    """The section's key when set, else ``default`` (a preset's value or a derived one)."""
+    value = getattr(cfg, key)
+    return default if value is None else value
+
+
 def recipe_name(cfg: DfsConfig, puzzle: Puzzle) -> str:
     """The recipe ``auto`` stands for on this puzzle (module docstring); other names as they are."""
     if cfg.recipe != "auto":
@@ -121,8 +127,7 @@ def preset_recipe(cfg: DfsConfig, puzzle: Puzzle, name: str) -> Recipe:
     cells = puzzle.n_cells
 
     def pick(key: str):
-        value = getattr(cfg, key)
-        return getattr(pre, key) if value is None else value
+        return given(cfg, key, getattr(pre, key))
 
     source = {"recipe": name}
     priv_given = cfg.privileged if cfg.privileged is not None else pre.privileged

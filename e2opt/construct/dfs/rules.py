@@ -44,6 +44,15 @@ class Recipe:
     def with_(self, **changes) -> Recipe:
         return replace(self, **changes)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Recipe:
+        """The recipe of ``dataclasses.asdict`` read back from JSON (lists become the tuples they were)."""
+
+        def frozen(v):
+            return tuple(frozen(x) for x in v) if isinstance(v, list) else v
+
+        return cls(**{k: frozen(v) for k, v in data.items()})
+
 
 @dataclass(frozen=True, eq=False)
 class Rules:
