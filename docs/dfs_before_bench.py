@@ -3,6 +3,7 @@
 git worktree add --detach /tmp/before 012ce0b
 cd /tmp/before && PYTHONPATH=. python /path/to/e2opt/docs/dfs_before_bench.py instances/eternity2.txt 1 2 3 \\
     >> /path/to/e2opt/docs/dfs_data/before_e2.jsonl
+(``--config config/eternity2.yaml``: that config's producer section, as a user pointing it at another puzzle got.)
 It imports e2opt.breakdfs, which exists only at that commit: run it with that worktree first on the path, after
 one short run of the same DFS so that its numba kernels are compiled outside the timing.
 """
@@ -20,10 +21,14 @@ from e2opt.core.board import score
 from e2opt.core.puzzle import read_puzzle
 from e2opt.engine.loader import load_config
 
-cfg = load_config("config/eternity2_blackwood.yaml").construct.breakdfs
+config = (
+    sys.argv[sys.argv.index("--config") + 1] if "--config" in sys.argv else "config/eternity2_blackwood.yaml"
+)
+args = [a for a in sys.argv[1:] if a not in ("--config", config)]
+cfg = load_config(config).construct.breakdfs
 cfg = replace(cfg, time_limit_s=60.0, harvest=HarvestConfig(complete=1, cpsat_s=5.0, repair_s=10.0))
-p = read_puzzle(sys.argv[1])
-for seed in map(int, sys.argv[2:]):
+p = read_puzzle(args[0])
+for seed in map(int, args[1:]):
     t = time.process_time()
     b, info = build_breakdfs(p, cfg, np.random.default_rng(seed), 120.0, None, None)
     print(
