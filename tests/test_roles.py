@@ -331,6 +331,83 @@ def test_kill_9_of_the_coordinator_of_three_workers_then_resume_counts_each_boar
     assert verify_files(SMALL, run_dir / "best.board").valid
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker processes in /proc")
+def test_kill_9_of_a_lone_producer_and_of_a_lone_repairer_loses_nothing_and_the_run_goes_on(tmp_path):
+    """Three workers (two producers, a repairer) in local processes; worker processes get SIGKILL one at a time
+    until a producer's round and the repairer's round have each been lost. The run goes on to its budget:
+    the pool keeps every board it had, the best never falls, each board has one "produced" event."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = config_file(
+        tmp_path,
+        stop={"max_iterations": None, "max_wall_s": 50},
+        run={"workers": 3, "sync_every_moves": None, "share_every_s": 1,
+             "roles": {"producers": 2, "method": "beam", "repair_s": 2, "pool_size": 5000}},
+        output={"checkpoint_every_s": 1},
+    )  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "e2opt", "run", str(path), "--quiet"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    try:
+        run_dir, before_keys, before_best, lost_roles = None, set(), 0, set()
+        deadline = time.time() + 40
+        while time.time() < deadline and len(lost_roles) < 2:
+            time.sleep(0.5)
+            folders = list((tmp_path / "runs").glob("*")) if (tmp_path / "runs").exists() else []
+            if not folders or not (folders[0] / "checkpoint").exists():
+                continue
+            run_dir = folders[0]
+            events = list(read_events(run_dir))
+            roles = next((e["roles"] for e in events if e["event"] == "workers"), None)
+            if roles is None or not any(e["event"] == "best" for e in events):
+                continue
+            lost_roles = {roles[e["worker"]] for e in events if e["event"] == "worker_lost"}
+            if not before_keys:  # what the run had before its first loss
+                before_keys = {e["key"] for e in load_checkpoint(run_dir)[1]["team"]["pool"]["entries"]}
+                before_best = max(e["score"] for e in events if e["event"] == "best")
+                if not before_keys:
+                    continue
+            children = _worker_processes(proc.pid)
+            if children and len(lost_roles) < 2:
+                os.kill(children[len(lost_roles) % len(children)], signal.SIGKILL)
+                time.sleep(1.0)  # the coordinator notices, writes worker_lost and submits the round again
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, err
+    assert lost_roles == {"producer", "repairer"} and before_keys
+    events = list(read_events(run_dir))
+    bests = [e["score"] for e in events if e["event"] == "best"]
+    assert bests == sorted(bests) and bests[-1] >= before_best
+    _, after, _ = load_checkpoint(run_dir)
+    assert before_keys <= {e["key"] for e in after["team"]["pool"]["entries"]}
+    produced = [e["key"] for e in events if e["event"] == "produced"]
+    assert len(produced) == len(set(produced))
+    result = json.loads((run_dir / "result.json").read_text())
+    assert sum(w["lost"] for w in result["workers"]) >= 2 and result["best_score"] == bests[-1]
+    assert verify_files(SMALL, run_dir / "best.board").valid
+
+
+def _worker_processes(parent: int) -> list[int]:
+    """The pids of the spawned worker processes of ``parent`` (its children running spawn_main), from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and b"spawn_main" in cmdline:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
 def _kill_9_when(path: Path, tmp_path: Path, ready, poll_s: float = 0.3) -> Path:
     """Start ``e2opt run path`` in its own process group, wait (90 s at most) until its run folder has a
     checkpoint and ``ready(run_dir)``, then SIGKILL the run and its worker processes at once; the folder."""
