@@ -10,10 +10,8 @@ from e2opt.construct.dfs.build import resolve
 from e2opt.construct.dfs.config import DfsConfig, PilotConfig
 from e2opt.construct.dfs.derive import branching, derived_breaks, derived_quota, quota_bounds
 from e2opt.construct.dfs.recipes import BLACKWOOD_BREAKS, preset_recipe, recipe_name
-from e2opt.construct.dfs.rules import make_rules, sequence
-from e2opt.construct.dfs.search import Dfs
+from e2opt.construct.dfs.rules import sequence
 from e2opt.construct.finish import placed_joins
-from e2opt.construct.order import make_order
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import read_puzzle
 
@@ -64,7 +62,7 @@ def test_quota_bounds_by_hand_on_a_tiny_puzzle():
 def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path, monkeypatch):
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
-    monkeypatch.setattr(pilot, "trial", _placements_trial)
+    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
     a, _ = resolve(p, cfg, 11, None)
     b, _ = resolve(p, cfg, 11, None)
     assert a == b and a.source["recipe"] == "derived"
@@ -74,14 +72,13 @@ def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path, monkeypatch):
     assert kept == again and "trials" in report
 
 
-def _placements_trial(puzzle, recipe, knobs, seed, cpu_s):
-    """The pilot's trial, bounded by placements instead of CPU seconds (the same choice on any machine)."""
-    order = make_order(puzzle, recipe.order, recipe.teeth)
-    dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, puzzle.n_cells + 1)
-    dfs.step(20_000)
-    joins = placed_joins(puzzle, dfs.board(dfs.deepest_codes()))
-    return pilot.Trial(knobs, dfs.deepest + len(puzzle.hints), int(dfs.pairs[dfs.deepest]) - joins, joins,
-                       dfs.nodes, 0.0)  # fmt: skip
+def _placements_advance(attempt, cpu_s):
+    """The pilot's rounds bounded by placements instead of CPU seconds (the same choice on any machine)."""
+    attempt.dfs.step(20_000)
+    t = attempt.trial
+    t.joins = placed_joins(attempt.puzzle, attempt.dfs.board(attempt.dfs.deepest_codes()))
+    t.placed, t.nodes = attempt.dfs.deepest + len(attempt.puzzle.hints), attempt.dfs.nodes
+    return t
 
 
 def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatch):
@@ -107,3 +104,33 @@ def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatc
     monkeypatch.setattr(pilot, "derived_recipe", real)
     _, report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
     assert "relaxed" not in report and len(said) == 1  # the real recipe passes: no new warning
+
+
+class _Curve:
+    """A stand-in attempt whose matched joins grow with the CPU seconds given to it: joins = a + b * t."""
+
+    def __init__(self, a: float, b: float):
+        self.a, self.b, self.trial = a, b, pilot.Trial(pilot.Knobs(None, 0.4, 0))
+
+    def advance(self, cpu_s):
+        self.trial.cpu_s += cpu_s
+        self.trial.joins = self.a + self.b * self.trial.cpu_s
+        return self.trial
+
+
+def test_halving_gives_the_survivors_the_longer_horizon_and_equal_rounds():
+    """A quota-like candidate (slow start, steady gain) loses a one-shot trial of 2 s but wins the halving."""
+    curves = [_Curve(100, 0), _Curve(60, 15), _Curve(10, 0), _Curve(0, 0)]
+    assert (
+        max(range(4), key=lambda i: (curves[i].a + curves[i].b * 2, -i)) == 0
+    )  # one trial each: the fast one
+    assert pilot.halving(curves, 8.0) == 1
+    assert [c.trial.dropped for c in curves] == [2, None, 1, 1]
+    assert [c.trial.cpu_s for c in curves] == [3.0, 3.0, 1.0, 1.0]  # two rounds of 4 s: 4 x 1 s, then 2 x 2 s
+    assert pilot.halving([_Curve(5, 0)], 3.0) == 0
+
+
+def test_halving_breaks_ties_toward_the_earlier_candidate():
+    curves = [_Curve(7, 0) for _ in range(5)]
+    assert pilot.halving(curves, 6.0) == 0
+    assert [c.trial.dropped for c in curves] == [None, 3, 2, 1, 1]  # 5 -> 3 -> 2 -> 1

@@ -77,13 +77,14 @@ class HarvestConfig:
 
 @dataclass(frozen=True)
 class PilotConfig:
-    """The calibration of a derived recipe: each candidate setting runs ``cpu_s`` CPU s of fresh attempts
-    (counted in the construction's budget) and the one whose attempts reach deepest wins; ``candidates``
-    caps how many are tried (the list is in derive.py). ``enabled: false`` takes the first candidate."""
+    """The calibration of a derived recipe: the candidate settings run fresh attempts, halved round after
+    round by the joins their deepest partial matches, ``cpu_s`` CPU s in all (counted in the construction's
+    budget, at most a quarter of it); ``candidates`` caps how many are tried (the list is in pilot.py).
+    ``enabled: false`` takes the first candidate."""
 
     enabled: bool = True
-    cpu_s: float = 2.0
-    candidates: int = 8
+    cpu_s: float = 15.0
+    candidates: int = 16
 
     def __post_init__(self):
         positive("cpu_s", self.cpu_s)

@@ -2,18 +2,19 @@
 
 Each candidate is one setting of the few knobs the statistics leave open: the quota's margin over the
 random expectation (or no quota), the branching at which breaks begin, and breaks next to the hints. The
-pilot gives each candidate ``pilot.cpu_s`` CPU s of the real DFS from a fresh attempt (seeded from the run)
-and keeps the one whose deepest partial matches the most joins (a placed cell adds about two, a break
-takes one away: a candidate that spends its breaks early to get a few cells deeper loses; ties: the earlier
-candidate). When no candidate gets past the position where breaks begin, the quota and schedule cannot
-be met on this puzzle: the pilot relaxes them (no quota, clue breaks, earlier breaks) and says so in one
-warning line. The chosen trial also sets the attempts' abort marks (unless ``abort`` is given): an attempt
+pilot runs each candidate's DFS from a fresh attempt (seeded from the run) and halves the field round
+after round (``halving``: ``pilot.cpu_s`` CPU s in all), keeping the candidates whose deepest partial
+matches the most joins (a placed cell adds about two, a break takes one away: a candidate that spends its
+breaks early to get a few cells deeper loses; ties: the earlier candidate). When no candidate gets past
+the position where breaks begin, the quota and schedule cannot be met on this puzzle: the pilot relaxes
+them (no quota, clue breaks, earlier breaks) and says so in one warning line. The chosen trial also sets the attempts' abort marks (unless ``abort`` is given): an attempt
 that has not reached ABORT_SHARE of the trial's depth within ABORT_NODES times the trial's nodes, or the
 trial's depth within three times that, starts afresh, so one bad opening cannot hold a run for hours.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -33,6 +34,9 @@ BREAKS_UNTIL = 0.935  # the allowance stops growing here (Blackwood's: position 
 QUOTA_UNTIL = 0.625  # the quota stops at this share of the cells (Blackwood's: 160 of 256)
 
 
+LAMS = (0.8, 0.6, 0.4, None)  # the quota's share of the way to the most (None: no quota), docs/dfs.md
+
+
 @dataclass(frozen=True)
 class Knobs:
     """One candidate: quota share (None: no quota), break onset (expected exact candidates), clue breaks."""
@@ -49,7 +53,7 @@ class Knobs:
 def candidates(puzzle: Puzzle, limit: int) -> list[Knobs]:
     """The candidate settings, most preferred first; clue breaks only where a hint sits off the path."""
     clue = [0, 1] if len(puzzle.hints) > 1 else [0]
-    out = [Knobs(lam, o, c) for c in clue for lam in (0.8, None) for o in (0.4, 0.6)]
+    out = [Knobs(lam, o, c) for c in clue for lam in LAMS for o in (0.4, 0.6)]
     return out[:limit]
 
 
@@ -91,37 +95,64 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
 
 @dataclass
 class Trial:
-    """What one candidate's pilot reached: its deepest partial's pieces (hints included), breaks and matched
-    joins, nodes, CPU s."""
+    """One candidate's attempt in the pilot, kept alive between rounds: its deepest partial's pieces (hints
+    included), breaks and matched joins, nodes, CPU s, and the round it was dropped in (None: never)."""
 
     knobs: Knobs
-    placed: int
-    breaks: int
-    joins: int
-    nodes: int
-    cpu_s: float
+    placed: int = 0
+    breaks: int = 0
+    joins: int = 0
+    nodes: int = 0
+    cpu_s: float = 0.0
+    dropped: int | None = None
 
     def as_dict(self) -> dict:
         return {"knobs": self.knobs.label(), "placed": self.placed, "breaks": self.breaks, "joins": self.joins,
-                "nodes": self.nodes,
-                "cpu_s": round(self.cpu_s, 3)}  # fmt: skip
+                "nodes": self.nodes, "cpu_s": round(self.cpu_s, 3), "dropped": self.dropped}  # fmt: skip
 
 
-def trial(puzzle: Puzzle, recipe: Recipe, knobs: Knobs, seed: int, cpu_s: float) -> Trial:
-    """``cpu_s`` CPU s of the DFS with this recipe from a fresh attempt: how deep it got."""
-    start = time.process_time()
-    order = make_order(puzzle, recipe.order, recipe.teeth)
-    dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, puzzle.n_cells + 1)
-    deepest, joins = 0, 0
-    while time.process_time() - start < cpu_s:
-        dfs.step(1 << 18)
-        if dfs.deepest > deepest:
-            deepest = dfs.deepest
-            joins = placed_joins(puzzle, dfs.board(dfs.deepest_codes()))
-        if dfs.deepest == order.depth:
-            break
-    breaks = int(dfs.pairs[deepest]) - joins
-    return Trial(knobs, deepest + len(puzzle.hints), breaks, joins, dfs.nodes, time.process_time() - start)
+class Attempt:
+    """A candidate's DFS from a fresh attempt (seeded from the run), advanced round after round."""
+
+    def __init__(self, puzzle: Puzzle, recipe: Recipe, knobs: Knobs, seed: int):
+        self.puzzle, self.recipe, self.trial = puzzle, recipe, Trial(knobs)
+        order = make_order(puzzle, recipe.order, recipe.teeth)
+        self.dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, puzzle.n_cells + 1)
+
+    @property
+    def done(self) -> bool:
+        """The attempt placed every cell: nothing more to learn from it."""
+        return self.dfs.deepest == self.dfs.order.depth
+
+    def advance(self, cpu_s: float, chunk: int = 1 << 18) -> Trial:
+        """``cpu_s`` more CPU s of this attempt (``chunk`` placements between clock reads); what it reached."""
+        start, dfs, t = time.process_time(), self.dfs, self.trial
+        while time.process_time() - start < cpu_s and not self.done:
+            dfs.step(chunk)
+        if dfs.deepest + len(self.puzzle.hints) > t.placed:
+            t.joins = placed_joins(self.puzzle, dfs.board(dfs.deepest_codes()))
+            t.breaks = int(dfs.pairs[dfs.deepest]) - t.joins
+            t.placed = dfs.deepest + len(self.puzzle.hints)
+        t.nodes, t.cpu_s = dfs.nodes, t.cpu_s + time.process_time() - start
+        return t
+
+
+def halving(attempts: list[Attempt], total_s: float) -> int:
+    """Successive halving: ceil(log2 n) rounds of equal CPU (``total_s`` in all), each shared by the
+    candidates still in; after each, the better half by matched joins of the deepest partial goes on
+    (ties: the earlier candidate), its attempt continued where it stopped. A quota that costs depth in the
+    first second and pays later thus gets a longer horizon than one short trial each. The winner's index."""
+    alive = list(range(len(attempts)))
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    for r in range(1, rounds + 1):
+        for i in alive:
+            attempts[i].advance(total_s / rounds / len(alive))
+        alive.sort(key=lambda i: (-attempts[i].trial.joins, i))
+        keep = (len(alive) + 1) // 2 if r < rounds else 1
+        for i in alive[keep:]:
+            attempts[i].trial.dropped = r
+        alive = alive[:keep]
+    return alive[0]
 
 
 def first_break(recipe: Recipe) -> int:
@@ -130,7 +161,7 @@ def first_break(recipe: Recipe) -> int:
 
 
 PILOT_SHARE = 0.25  # of the construction's CPU budget, at most, for the whole pilot
-ABORT_NODES, ABORT_SHARE = 10, 0.75  # abort marks from the chosen trial (module docstring)
+ABORT_NODES, ABORT_SHARE = 5, 0.75  # abort marks from the chosen trial (module docstring)
 
 
 def abort_marks(best: Trial) -> tuple[tuple[int, int], ...]:
@@ -145,34 +176,33 @@ def abort_marks(best: Trial) -> tuple[tuple[int, int], ...]:
 def calibrate(
     puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None
 ) -> tuple[Recipe, dict]:
-    """The pilot of the module docstring: the chosen recipe and a report of every trial. Each trial gets
-    ``pilot.cpu_s``, cut so that the whole pilot keeps within PILOT_SHARE of ``budget_s``."""
+    """The pilot of the module docstring: the chosen recipe and a report of every trial. The halving gets
+    ``pilot.cpu_s`` in all, cut to PILOT_SHARE of ``budget_s``."""
     start = time.process_time()
     pool = candidates(puzzle, cfg.pilot.candidates)
     if not cfg.pilot.enabled:
         pool = pool[:1]
-    each = cfg.pilot.cpu_s if budget_s is None else min(cfg.pilot.cpu_s, PILOT_SHARE * budget_s / len(pool))
-    if cfg.pilot.enabled:  # the kernel compiled or loaded outside the trials' clocks
-        first = derived_recipe(puzzle, cfg, pool[0])
-        order = make_order(puzzle, first.order, first.teeth)
-        Dfs(puzzle, order, make_rules(puzzle, order, first), seed, puzzle.n_cells + 1).step(1)
-    trials = []
-    for i, knobs in enumerate(pool):
-        recipe = derived_recipe(puzzle, cfg, knobs)
-        trials.append((trial(puzzle, recipe, knobs, seed + i, each) if cfg.pilot.enabled else None, recipe))
-    best_i = max(range(len(trials)), key=lambda i: (trials[i][0].joins, -i)) if cfg.pilot.enabled else 0
-    chosen = trials[best_i][1]
-    report = {"trials": [t.as_dict() for t, _ in trials if t is not None], "chosen": pool[best_i].label()}
-    best_trial = trials[best_i][0]
-    if best_trial is not None and cfg.abort is None:
-        chosen = chosen.with_(abort=abort_marks(best_trial))
-    if best_trial is not None and best_trial.placed < min(first_break(chosen), puzzle.n_cells):
-        relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))
-        text = (f"dfs: no pilot attempt got past position {first_break(chosen)} (deepest {best_trial.placed}): "
-                "the quota and break schedule are relaxed (no quota, earlier breaks, breaks next to clues)")  # fmt: skip
-        if warn is not None:
-            warn(text)
-        report["relaxed"] = text
-        chosen = relaxed.with_(source={**relaxed.source, "relaxed": True}, abort=())
+    recipes = [derived_recipe(puzzle, cfg, knobs) for knobs in pool]
+    report: dict = {}
+    chosen = recipes[0]
+    if cfg.pilot.enabled:
+        total = cfg.pilot.cpu_s if budget_s is None else min(cfg.pilot.cpu_s, PILOT_SHARE * budget_s)
+        attempts = [
+            Attempt(puzzle, r, k, seed + i) for i, (r, k) in enumerate(zip(recipes, pool, strict=True))
+        ]
+        attempts[0].dfs.step(1)  # the kernel compiled or loaded outside the trials' clocks
+        best_i = halving(attempts, total)
+        best, chosen = attempts[best_i].trial, recipes[best_i]
+        report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[best_i].label()}
+        if cfg.abort is None:
+            chosen = chosen.with_(abort=abort_marks(best))
+        if best.placed < min(first_break(chosen), puzzle.n_cells):
+            relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))
+            text = (f"dfs: no pilot attempt got past position {first_break(chosen)} (deepest {best.placed}): "
+                    "the quota and break schedule are relaxed (no quota, earlier breaks, breaks next to clues)")  # fmt: skip
+            if warn is not None:
+                warn(text)
+            report["relaxed"] = text
+            chosen = relaxed.with_(source={**relaxed.source, "relaxed": True}, abort=())
     report["cpu_s"] = round(time.process_time() - start, 3)
     return chosen, report
