@@ -9,6 +9,7 @@ from e2opt.construct.dfs import pilot
 from e2opt.construct.dfs.build import resolve
 from e2opt.construct.dfs.config import DfsConfig, PilotConfig
 from e2opt.construct.dfs.derive import branching, derived_breaks, derived_quota, quota_bounds
+from e2opt.construct.dfs.longrun import LongRun
 from e2opt.construct.dfs.recipes import BLACKWOOD_BREAKS, preset_recipe, recipe_name
 from e2opt.construct.dfs.rules import sequence
 from e2opt.construct.finish import placed_joins
@@ -63,13 +64,28 @@ def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path, monkeypatch):
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
-    a, _ = resolve(p, cfg, 11, None)
-    b, _ = resolve(p, cfg, 11, None)
+    a, _, state = resolve(p, cfg, 11, None)
+    b, _, _ = resolve(p, cfg, 11, None)
     assert a == b and a.source["recipe"] == "derived"
-    again, _ = resolve(p, cfg, 11, tmp_path)
+    again, _, _ = resolve(p, cfg, 11, tmp_path)
     assert (tmp_path / "recipe.json").exists()
-    kept, report = resolve(p, cfg, 12, tmp_path)  # another seed, the same folder: the recipe resolved there
+    kept, report, kept_state = resolve(p, cfg, 12, tmp_path)  # another seed, the same folder: its recipe
     assert kept == again and "trials" in report
+    assert state is not None and kept_state is None  # the folder's DFS goes on from its own state then
+
+
+def test_the_run_continues_the_pilots_winning_attempt(monkeypatch):
+    """The pilot's deepest partial is this call's from the start: the run goes on in that attempt."""
+    p = generate(8, 8, 3, 5, 4, recolour=4)[0]
+    cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
+    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
+    recipe, report, state = resolve(p, cfg, 11, None)
+    won = next(t for t in report["trials"] if t["dropped"] is None)
+    run = LongRun(p, recipe, cfg.harvest, 11, None, start=state)
+    summary = run.run(max_nodes=won["nodes"] + 1)
+    assert summary.attempts == 1 and len(summary.call_codes) + len(p.hints) >= won["placed"]
+    fresh = LongRun(p, recipe, cfg.harvest, 11, None).run(max_nodes=1)
+    assert fresh.nodes == 1 and len(fresh.call_codes) <= 1  # without it: a fresh attempt from the root
 
 
 def _placements_advance(attempt, cpu_s):
@@ -97,13 +113,13 @@ def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatc
         pilot, "candidates", lambda puzzle, limit: [pilot.Knobs(0.8, 0.4, 0), pilot.Knobs(0.8, 0.6, 0)]
     )
     said: list[str] = []
-    recipe, report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
+    recipe, report, state = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
     assert len(said) == 1 and said[0].startswith("dfs: no pilot attempt got past position")
     assert report["relaxed"] == said[0] and recipe.source.get("relaxed") is True
-    assert recipe.quota == () and recipe.clue_breaks == 1
+    assert recipe.quota == () and recipe.clue_breaks == 1 and state is None  # relaxed: a fresh attempt
     monkeypatch.setattr(pilot, "derived_recipe", real)
-    _, report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
-    assert "relaxed" not in report and len(said) == 1  # the real recipe passes: no new warning
+    _, report, state = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
+    assert "relaxed" not in report and len(said) == 1 and state is not None  # passes: no new warning
 
 
 class _Curve:

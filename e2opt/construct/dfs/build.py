@@ -50,27 +50,28 @@ def resolve(
     folder: Path | None,
     warn: Callable[[str], None] | None = None,
     budget_s: float | None = None,
-) -> tuple[Recipe, dict]:
-    """The recipe this section means on this puzzle and how it was found (a pilot's report); a recipe
-    resolved before in ``folder`` for the same section is taken as it is (same run, same rules)."""
+) -> tuple[Recipe, dict, dict | None]:
+    """The recipe this section means on this puzzle, how it was found (a pilot's report) and the pilot's
+    winning attempt to continue (None for a preset); a recipe resolved before in ``folder`` for the same
+    section is taken as it is (same run, same rules; the DFS's own state is in the folder then)."""
     name = recipe_name(cfg, puzzle)
     wanted = {k: v for k, v in to_plain(cfg).items() if k not in ("time_limit_s", "max_attempts", "harvest")}
     if folder is not None and (folder / RECIPE).exists():
         try:
             saved = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
             if saved["section"] == wanted:
-                return Recipe.from_dict(saved["recipe"]), saved["report"]
+                return Recipe.from_dict(saved["recipe"]), saved["report"], None
         except (ValueError, KeyError, TypeError):
             pass  # unreadable or another section: resolve afresh
     if name == "derived":
-        recipe, report = calibrate(puzzle, cfg, seed, warn, budget_s)
+        recipe, report, start = calibrate(puzzle, cfg, seed, warn, budget_s)
     else:
-        recipe, report = preset_recipe(cfg, puzzle, name), {}
+        recipe, report, start = preset_recipe(cfg, puzzle, name), {}, None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         data = {"section": wanted, "recipe": dataclasses.asdict(recipe), "report": report}
         atomic_write_text(folder / RECIPE, json.dumps(data, indent=1))
-    return recipe, report
+    return recipe, report, start
 
 
 def _board(puzzle: Puzzle, entry: Entry) -> Board:
@@ -128,8 +129,8 @@ def build_dfs(
     seed = int(rng.integers(2**62))
     budget = cfg.time_limit_s if deadline_s is None else min(cfg.time_limit_s, deadline_s)
     warn = None if report is None else (lambda text: report(f"warning: {text}"))
-    recipe, pilot = resolve(puzzle, cfg, seed, folder, warn, budget)
-    run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts)
+    recipe, pilot, start = resolve(puzzle, cfg, seed, folder, warn, budget)
+    run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start)
     limit = dfs_limit(cfg, deadline_s, time.process_time() - began)
     lines = Ticks(report)
     began_nodes, began_cpu = run.dfs.nodes, time.process_time()

@@ -63,7 +63,10 @@ class LongRun:
         seed: int,
         folder: Path | None = None,
         max_attempts: int | None = None,
+        start: dict[str, np.ndarray] | None = None,
     ):
+        """``start``: an attempt to continue (``Dfs.arrays()`` of the same recipe, the pilot's winner) when
+        the folder holds no state of its own."""
         self.puzzle, self.recipe, self.folder, self.max_attempts = puzzle, recipe, folder, max_attempts
         order = make_order(puzzle, recipe.order, recipe.teeth)
         hmin = harvest.min_placed or default_min_placed(puzzle)
@@ -75,7 +78,9 @@ class LongRun:
         self.band = {"<150": [0, 0.0], "150-200": [0, 0.0], ">200": [0, 0.0]}
         if folder is not None and (folder / "state.npz").exists():
             self._load(folder / "state.npz")
-        self.dfs.restart_deepest()  # so that ``call_codes`` is reached by this object, not loaded
+            self.dfs.restart_deepest()  # so that ``call_codes`` is reached by this object, not loaded
+        elif start is not None:
+            self.dfs.load(start)  # its deepest partial counts as this call's
         self.cpu_loaded = self.cpu_before
 
     def _load(self, path: Path) -> None:

@@ -175,16 +175,18 @@ def abort_marks(best: Trial) -> tuple[tuple[int, int], ...]:
 
 def calibrate(
     puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None
-) -> tuple[Recipe, dict]:
-    """The pilot of the module docstring: the chosen recipe and a report of every trial. The halving gets
-    ``pilot.cpu_s`` in all, cut to PILOT_SHARE of ``budget_s``."""
+) -> tuple[Recipe, dict, dict | None]:
+    """The pilot of the module docstring: the chosen recipe, a report of every trial, and the winner's
+    attempt (``Dfs.arrays()``; None without a pilot or when relaxed), which the run continues: an attempt
+    that got deep is not thrown away for a fresh one that may die early. The halving gets ``pilot.cpu_s``
+    in all, cut to PILOT_SHARE of ``budget_s``."""
     start = time.process_time()
     pool = candidates(puzzle, cfg.pilot.candidates)
     if not cfg.pilot.enabled:
         pool = pool[:1]
     recipes = [derived_recipe(puzzle, cfg, knobs) for knobs in pool]
     report: dict = {}
-    chosen = recipes[0]
+    chosen, start_state = recipes[0], None
     if cfg.pilot.enabled:
         total = cfg.pilot.cpu_s if budget_s is None else min(cfg.pilot.cpu_s, PILOT_SHARE * budget_s)
         attempts = [
@@ -192,7 +194,7 @@ def calibrate(
         ]
         attempts[0].dfs.step(1)  # the kernel compiled or loaded outside the trials' clocks
         best_i = halving(attempts, total)
-        best, chosen = attempts[best_i].trial, recipes[best_i]
+        best, chosen, start_state = attempts[best_i].trial, recipes[best_i], attempts[best_i].dfs.arrays()
         report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[best_i].label()}
         if cfg.abort is None:
             chosen = chosen.with_(abort=abort_marks(best))
@@ -203,6 +205,6 @@ def calibrate(
             if warn is not None:
                 warn(text)
             report["relaxed"] = text
-            chosen = relaxed.with_(source={**relaxed.source, "relaxed": True}, abort=())
+            chosen, start_state = relaxed.with_(source={**relaxed.source, "relaxed": True}, abort=()), None
     report["cpu_s"] = round(time.process_time() - start, 3)
-    return chosen, report
+    return chosen, report, start_state
