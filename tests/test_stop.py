@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 from e2opt.config.sections import StopConfig
@@ -17,6 +19,7 @@ from e2opt.search.stop import (
     TargetScore,
     from_config,
     iteration_limit,
+    process_age,
 )
 
 
@@ -79,3 +82,11 @@ def test_clock_counts_time_spent_before_a_resume():
     while time.process_time() < end:
         pass
     assert clock.cpu() - start >= 0.05
+
+
+def test_process_age_counts_the_seconds_since_the_process_started():
+    """The command's start-up counts in the run's wall budget: the age of a process that slept 0.6 s."""
+    code = "import time; time.sleep(0.6); from e2opt.search.stop import process_age; print(process_age())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert 0.6 <= float(out) < 30.0
+    assert 0.0 < process_age() < time.time()  # this test's own process: started before, and not in 1970

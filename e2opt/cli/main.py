@@ -71,6 +71,7 @@ class RunCmd(Command):
         from ..engine.loader import load_config
         from ..engine.pools import check_executor
         from ..engine.run import run_config
+        from ..search.stop import process_age
 
         check_executor(args.executor, args.scheduler)
         values = {"seed": args.seed, "stop.max_wall_s": args.max_runtime, "name": args.name}
@@ -78,7 +79,10 @@ class RunCmd(Command):
         values["output.runs_dir"] = args.runs_dir
         values["run.workers"] = _workers_value(args.workers)
         cfg = load_config(args.config, args.set, **values)
-        result = run_config(cfg, quiet=args.quiet, executor=args.executor, scheduler=args.scheduler)
+        # the wall budget counts from the command's start (``--max-wall-s 40`` ends 40 s after the shell's Enter)
+        result = run_config(
+            cfg, quiet=args.quiet, executor=args.executor, scheduler=args.scheduler, spent_s=process_age()
+        )
         say(result.summary())
         return exit_code(result.stop_reason)
 

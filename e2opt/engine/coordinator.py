@@ -227,8 +227,10 @@ def run_team(
     executor: str = "local",
     scheduler: str | None = None,
     team: Team | None = None,
+    spent_s: float = 0.0,
 ) -> Result:
     """A new team run in a prepared run folder (``team`` None), or a resumed one; returns the run's Result.
+    ``spent_s``: wall seconds a new run had spent before (the command's start-up), counted in its budget.
 
     A signal (SIGINT, SIGTERM, SIGHUP) creates the stop file at once, so that a round in this process or in
     a worker process ends after its current move; the answers are absorbed and the run ends as usual.
@@ -237,7 +239,7 @@ def run_team(
     progress = Progress(cfg, quiet)
     view = LiveView(events, progress, cfg)  # its figures: a fold over the events written from here on
     if team is None:
-        team = Team(cfg, run_dir, puzzle, worker_count(cfg, executor), stopping.Clock())
+        team = Team(cfg, run_dir, puzzle, worker_count(cfg, executor), stopping.Clock(spent_s))
         events.write(
             "start",
             instance=puzzle.name,

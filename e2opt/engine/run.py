@@ -30,8 +30,10 @@ def run_config(
     run_dir: Path | None = None,
     executor: str = "local",
     scheduler: str | None = None,
+    spent_s: float = 0.0,
 ) -> Result:
-    """Construct + search for one config in a new run folder (or the given one, e.g. a sweep's run folder).
+    """Construct + search for one config in a new run folder (or the given one, e.g. a sweep's run folder);
+    ``spent_s`` wall seconds already spent (the command's imports) count in the wall budget.
 
     SIGINT, SIGTERM or SIGHUP stop the construction (its board so far becomes the start) and the search
     after its current move; the run then ends with a checkpoint, so that ``resume`` goes on from there.
@@ -47,7 +49,7 @@ def run_config(
     with FolderLock(run_dir, "run"):  # one owner per run folder, released by the OS if this process dies
         keep_inputs(run_dir, cfg.instance, cfg.construct.board)
         atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
-        return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
+        return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, spent_s=spent_s)
 
 
 def run_api(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) -> Result:
