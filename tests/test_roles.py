@@ -291,19 +291,26 @@ def test_a_killed_role_split_run_resumes_with_its_pool_and_its_best(tmp_path):
     assert verify_files(SMALL, run_dir / "best.board").valid
 
 
+def _two_producers_and_a_repairer(
+    tmp_path: Path, wall_s: float, repair_s: float, checkpoint_s: float
+) -> Path:
+    """A config of three workers in local processes: two beam producers and a repairer, a wall budget."""
+    return config_file(
+        tmp_path,
+        stop={"max_iterations": None, "max_wall_s": wall_s},
+        run={"workers": 3, "sync_every_moves": None, "share_every_s": 1,
+             "roles": {"producers": 2, "method": "beam", "repair_s": repair_s, "pool_size": 5000}},
+        output={"checkpoint_every_s": checkpoint_s},
+    )  # fmt: skip
+
+
 @pytest.mark.slow
 def test_kill_9_of_the_coordinator_of_three_workers_then_resume_counts_each_board_once(tmp_path):
     """Two producers and a repairer; the coordinator and its workers get SIGKILL between two checkpoints, so
     boards produced after the last one are handed again by the resumed producers (from worker<i>/produced):
     the pool keeps every board it had, the best never falls, and each board has one "produced" event."""
 
-    path = config_file(
-        tmp_path,
-        stop={"max_iterations": None, "max_wall_s": 60},
-        run={"workers": 3, "sync_every_moves": None, "share_every_s": 1,
-             "roles": {"producers": 2, "method": "beam", "repair_s": 1, "pool_size": 5000}},
-        output={"checkpoint_every_s": 3},
-    )  # fmt: skip
+    path = _two_producers_and_a_repairer(tmp_path, wall_s=60, repair_s=1, checkpoint_s=3)
 
     def counted_since_checkpoint(run_dir: Path) -> bool:
         pool = load_checkpoint(run_dir)[1]["team"]["pool"]["entries"]
@@ -343,13 +350,7 @@ def test_kill_9_of_a_lone_producer_and_of_a_lone_repairer_loses_nothing_and_the_
     import sys
     import time
 
-    path = config_file(
-        tmp_path,
-        stop={"max_iterations": None, "max_wall_s": 50},
-        run={"workers": 3, "sync_every_moves": None, "share_every_s": 1,
-             "roles": {"producers": 2, "method": "beam", "repair_s": 2, "pool_size": 5000}},
-        output={"checkpoint_every_s": 1},
-    )  # fmt: skip
+    path = _two_producers_and_a_repairer(tmp_path, wall_s=50, repair_s=2, checkpoint_s=1)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "e2opt", "run", str(path), "--quiet"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
