@@ -1,7 +1,7 @@
 """The DFS construction alone on named puzzles: pieces placed within its CPU share, then the completed score.
 
-python docs/dfs_bench.py PUZZLE... [--seeds 1 2 3] [--dfs-s 60] [--total-s 120] [--recipe auto] [--out F.jsonl]
-  [--boards DIR]
+python docs/dfs_bench.py PUZZLE... [--seeds 1 2 3] [--dfs-s 60] [--total-s 120] [--recipe auto] [--order O]
+  [--out F.jsonl] [--boards DIR]
 python docs/dfs_bench.py --summary F.jsonl...    (a markdown table per puzzle: pieces placed, score, medians)
 
 Per puzzle and seed: construct.dfs with ``time_limit_s`` = --dfs-s (the pilot of a derived recipe counted
@@ -56,6 +56,7 @@ def main() -> None:
     ap.add_argument("--dfs-s", type=float, default=60.0)
     ap.add_argument("--total-s", type=float, default=120.0)
     ap.add_argument("--recipe", default="auto")
+    ap.add_argument("--order", default=None, help="the DFS's fill order (default: the recipe's)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--boards", default=None)
     args = ap.parse_args()
@@ -67,7 +68,7 @@ def main() -> None:
         puzzle = read_puzzle(path)
         text = Path(path).read_text(encoding="utf-8")
         for seed in args.seeds:
-            cfg = DfsConfig(recipe=args.recipe, time_limit_s=args.dfs_s,
+            cfg = DfsConfig(recipe=args.recipe, time_limit_s=args.dfs_s, order=args.order,
                             harvest=HarvestConfig(complete=1, cpsat_s=5.0, repair_s=10.0))  # fmt: skip
             began = time.process_time()
             board, info = build_dfs(puzzle, cfg, np.random.default_rng(seed), args.total_s, None, None)
@@ -76,10 +77,10 @@ def main() -> None:
             checked = verify_texts(text, board_text)
             if args.boards:
                 Path(args.boards).mkdir(parents=True, exist_ok=True)
-                name = f"{puzzle.name}_{args.recipe}_s{seed}_{checked.score}.board"
+                name = f"{puzzle.name}_{args.recipe}_{args.order or 'order'}_s{seed}_{checked.score}.board"
                 (Path(args.boards) / name).write_text(board_text, encoding="utf-8")
             row = {
-                "puzzle": puzzle.name, "seed": seed, "recipe": info["recipe"].get("recipe"),
+                "puzzle": puzzle.name, "seed": seed, "recipe": info["recipe"].get("recipe"), "order": args.order,
                 "knobs": info["recipe"].get("knobs"), "placed": info["best_placed"],
                 "nodes_per_s": info["nodes_per_s"], "bands": info["band_nodes_per_s"], "pilot_cpu_s": info["pilot"].get("cpu_s", 0.0),
                 "dfs_cpu_s": info["dfs_cpu_s"], "score": checked.score, "valid": checked.valid,
