@@ -2,8 +2,8 @@
 
     python docs/pipeline_bench.py --cpu-s 1200 --seeds 1 2 3 --out docs/pipeline_data/cpu1200.json
 
-Each variant is config/eternity2.yaml with some `--set` overrides (VARIANTS), run on 2 workers with a CPU
-budget of all workers together; every best board is re-verified from the puzzle file by e2opt's verifier.
+Each variant is config/eternity2.yaml with some `--set` overrides on some number of workers (VARIANTS),
+with a CPU budget of all workers together (4 workers on 2 cores get the same CPU as 2, in twice the wall); every best board is re-verified from the puzzle file by e2opt's verifier.
 Prints, per variant and seed, the final score, when it came (wall s) and which role and move made it, the
 boards produced and repaired; then the medians. Runs go to a temporary runs folder unless --keep.
 """
@@ -20,19 +20,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "config" / "eternity2.yaml"
-VARIANTS = {
+VARIANTS: dict[str, tuple[int, list[str]]] = {  # name: (workers, --set overrides)
     # every worker builds its own beam board and searches it (the team before issue 25)
-    "no roles": ["run.roles.producers=0"],
-    # worker 1 produces breakdfs boards (DFS + completion), worker 0 repairs the pool's best
-    "pipeline": ["run.roles.producers=1"],
+    "no roles": (2, ["run.roles.producers=0"]),
+    # worker 1 produces DFS boards (DFS + completion), worker 0 repairs the pool's best
+    "pipeline": (2, ["run.roles.producers=1"]),
+    # the default rule for the number of producers (issue 33), at 2 and 4 workers, and its neighbours at 4
+    "auto-2": (2, ["run.roles.producers=auto"]),
+    "auto-4": (4, ["run.roles.producers=auto"]),
+    "4-with-2-producers": (4, ["run.roles.producers=2"]),
+    "4-with-3-producers": (4, ["run.roles.producers=3"]),
 }
 
 
-def run(variant: list[str], seed: int, cpu_s: float, runs: Path) -> dict:
+def run(variant: tuple[int, list[str]], seed: int, cpu_s: float, runs: Path) -> dict:
     """One run; its result.json with what the events say of the best and of the boards."""
-    sets = [arg for s in [*variant, f"output.runs_dir={runs}", "output.plots=false"] for arg in ("--set", s)]
-    cmd = [sys.executable, "-m", "e2opt", "run", str(CONFIG), "--seed", str(seed), "--workers", "2",
-           "--max-cpu-s", str(cpu_s), "--max-wall-s", str(cpu_s * 4), "--quiet", *sets]  # fmt: skip
+    workers, overrides = variant
+    sets = [arg for s in [*overrides, f"output.runs_dir={runs}", "output.plots=false"] for arg in ("--set", s)]
+    cmd = [sys.executable, "-m", "e2opt", "run", str(CONFIG), "--seed", str(seed), "--workers", str(workers),
+           "--max-cpu-s", str(cpu_s), "--max-wall-s", str(cpu_s * workers), "--quiet", *sets]  # fmt: skip
     subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
     run_dir = max(runs.iterdir(), key=lambda p: p.stat().st_mtime)
     result = json.loads((run_dir / "result.json").read_text())
@@ -55,9 +61,9 @@ def run(variant: list[str], seed: int, cpu_s: float, runs: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cpu-s", type=float, default=600.0, help="CPU budget of the two workers together")
+    parser.add_argument("--cpu-s", type=float, default=600.0, help="CPU budget of the run's workers together")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
+    parser.add_argument("--variants", nargs="+", default=["no roles", "pipeline"], choices=list(VARIANTS))
     parser.add_argument("--out", type=Path, help="write every figure here as JSON")
     parser.add_argument("--keep", type=Path, help="keep the run folders in this folder")
     args = parser.parse_args()
@@ -67,12 +73,12 @@ def main() -> None:
     for seed in args.seeds:
         for name in args.variants:
             figures[name][seed] = fig = run(VARIANTS[name], seed, args.cpu_s, runs)
-            print(f"{name:10s} seed {seed}: {fig['score']}/480 (verified {fig['verified']}) at {fig['best_wall_s']:.0f} s"
+            print(f"{name:18s} seed {seed}: {fig['score']}/480 (verified {fig['verified']}) at {fig['best_wall_s']:.0f} s"
                   f" by {fig['best_by']}; produced {fig['produced']}; {fig['cpu_s']:.0f} CPU s, {fig['wall_s']:.0f} wall s",
                   flush=True)  # fmt: skip
     for name, by_seed in figures.items():
         scores = [f["score"] for f in by_seed.values()]
-        print(f"{name:10s} median {statistics.median(scores)}  ({', '.join(map(str, scores))})")
+        print(f"{name:18s} median {statistics.median(scores)}  ({', '.join(map(str, scores))})")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"cpu_s": args.cpu_s, "figures": figures}, indent=1))
