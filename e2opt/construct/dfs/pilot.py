@@ -7,9 +7,10 @@ after round (``halving``: ``pilot.cpu_s`` CPU s in all), keeping the candidates 
 matches the most joins (a placed cell adds about two, a break takes one away: a candidate that spends its
 breaks early to get a few cells deeper loses; ties: the earlier candidate). When no candidate gets past
 the position where breaks begin, the quota and schedule cannot be met on this puzzle: the pilot relaxes
-them (no quota, clue breaks, earlier breaks) and says so in one warning line. The chosen trial also sets the attempts' abort marks (unless ``abort`` is given): an attempt
-that has not reached ABORT_SHARE of the trial's depth within ABORT_NODES times the trial's nodes, or the
-trial's depth within three times that, starts afresh, so one bad opening cannot hold a run for hours.
+them (no quota, clue breaks, earlier breaks) and says so in one warning line. The chosen trial also sets
+the attempts' abort marks (unless ``abort`` is given): an attempt that has not reached ABORT_SHARE of the
+trial's depth within ABORT_NODES times the trial's nodes, or the trial's depth within three times that,
+starts afresh, so one bad opening cannot hold a run for hours.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ class Attempt:
     """A candidate's DFS from a fresh attempt (seeded from the run), advanced round after round."""
 
     def __init__(self, puzzle: Puzzle, recipe: Recipe, knobs: Knobs, seed: int):
-        self.puzzle, self.recipe, self.trial = puzzle, recipe, Trial(knobs)
+        self.puzzle, self.trial = puzzle, Trial(knobs)
         order = make_order(puzzle, recipe.order, recipe.teeth)
         self.dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, puzzle.n_cells + 1)
 
