@@ -2,6 +2,9 @@
 
     python docs/pipeline_bench.py --cpu-s 1200 --seeds 1 2 3 --out docs/pipeline_data/cpu1200.json
 
+With --out, each run's figures are written as soon as it ends and runs already in the file are not made
+again: a long series can be stopped (Ctrl-C) and continued by the same command.
+
 Each variant is config/eternity2.yaml with some `--set` overrides on some number of workers (VARIANTS),
 with a CPU budget of all workers together (4 workers on 2 cores get the same CPU as 2, in twice the wall); every best board is re-verified from the puzzle file by e2opt's verifier.
 Prints, per variant and seed, the final score, when it came (wall s) and which role and move made it, the
@@ -36,7 +39,9 @@ VARIANTS: dict[str, tuple[int, list[str]]] = {  # name: (workers, --set override
 def run(variant: tuple[int, list[str]], seed: int, cpu_s: float, runs: Path) -> dict:
     """One run; its result.json with what the events say of the best and of the boards."""
     workers, overrides = variant
-    sets = [arg for s in [*overrides, f"output.runs_dir={runs}", "output.plots=false"] for arg in ("--set", s)]
+    sets = [
+        arg for s in [*overrides, f"output.runs_dir={runs}", "output.plots=false"] for arg in ("--set", s)
+    ]
     cmd = [sys.executable, "-m", "e2opt", "run", str(CONFIG), "--seed", str(seed), "--workers", str(workers),
            "--max-cpu-s", str(cpu_s), "--max-wall-s", str(cpu_s * workers), "--quiet", *sets]  # fmt: skip
     subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
@@ -69,19 +74,30 @@ def main() -> None:
     args = parser.parse_args()
     runs = args.keep or Path(tempfile.mkdtemp(prefix="e2opt-pipeline-"))
     runs.mkdir(parents=True, exist_ok=True)
-    figures: dict[str, dict[int, dict]] = {v: {} for v in args.variants}
+    done = json.loads(args.out.read_text()) if args.out and args.out.exists() else {"figures": {}}
+    if done["figures"] and done["cpu_s"] != args.cpu_s:
+        sys.exit(f"{args.out} holds runs of {done['cpu_s']} CPU s, not {args.cpu_s}: name another --out")
+    figures: dict[str, dict[str, dict]] = {v: done["figures"].get(v, {}) for v in args.variants}
     for seed in args.seeds:
         for name in args.variants:
-            figures[name][seed] = fig = run(VARIANTS[name], seed, args.cpu_s, runs)
+            # a run measured by an earlier sitting is not made again: the series can be stopped and resumed
+            if str(seed) in figures[name]:
+                fig = figures[name][str(seed)]
+            else:
+                figures[name][str(seed)] = fig = run(VARIANTS[name], seed, args.cpu_s, runs)
+                # written after every run, atomically: a stopped series loses at most the run under way
+                if args.out:
+                    done["cpu_s"], done["figures"] = args.cpu_s, {**done["figures"], **figures}
+                    args.out.parent.mkdir(parents=True, exist_ok=True)
+                    tmp = args.out.with_suffix(".tmp")
+                    tmp.write_text(json.dumps(done, indent=1))
+                    tmp.replace(args.out)
             print(f"{name:18s} seed {seed}: {fig['score']}/480 (verified {fig['verified']}) at {fig['best_wall_s']:.0f} s"
                   f" by {fig['best_by']}; produced {fig['produced']}; {fig['cpu_s']:.0f} CPU s, {fig['wall_s']:.0f} wall s",
                   flush=True)  # fmt: skip
     for name, by_seed in figures.items():
-        scores = [f["score"] for f in by_seed.values()]
+        scores = [by_seed[str(seed)]["score"] for seed in args.seeds]
         print(f"{name:18s} median {statistics.median(scores)}  ({', '.join(map(str, scores))})")
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"cpu_s": args.cpu_s, "figures": figures}, indent=1))
 
 
 if __name__ == "__main__":
