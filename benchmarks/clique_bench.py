@@ -1,9 +1,9 @@
 """Paper 002's Table 1 on our puzzles (docs/clique.md): the clique graph's size, GLP's heuristic at q = 1e6,
 1e7, 5e7, and the CP-SAT region model on the whole puzzle with one thread and the same time cap.
 
-    PYTHONPATH=. .venv/bin/python docs/clique_bench.py --puzzles instances/brendan_set2/set2_0{3,4,5,6,7,8}x0*.txt \\
-        --seeds 1 2 3 --out docs/clique_table1_set2.jsonl
-    PYTHONPATH=. .venv/bin/python docs/clique_bench.py --table docs/clique_table1_set2.jsonl
+    PYTHONPATH=. .venv/bin/python benchmarks/clique_bench.py --puzzles instances/brendan_set2/set2_0{3,4,5,6,7,8}x0*.txt \\
+        --seeds 1 2 3 --out benchmarks/results/clique/clique_table1_set2.jsonl
+    PYTHONPATH=. .venv/bin/python benchmarks/clique_bench.py --table benchmarks/results/clique/clique_table1_set2.jsonl
 
 One process, one puzzle after another; one JSON line per puzzle. For each seed ONE heuristic run of the
 largest q is made and read at the smaller q as it passes them: the kernel's result at q selections does not

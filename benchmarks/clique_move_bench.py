@@ -1,7 +1,7 @@
 """The clique move against the CP-SAT region move on the same windows of a board (docs/clique.md).
 
-    PYTHONPATH=. .venv/bin/python docs/clique_move_bench.py instances/eternity2.txt \\
-        docs/clique_data/eternity2_458_s1.board --windows 100 --qs 10000 100000 --out docs/clique_move_458.jsonl
+    PYTHONPATH=. .venv/bin/python benchmarks/clique_move_bench.py instances/eternity2.txt \\
+        benchmarks/results/clique/boards/eternity2_458_s1.board --windows 100 --qs 10000 100000 --out benchmarks/results/clique/clique_move_458.jsonl
 
 Windows are drawn by the clique move's own rule (centre weighted by mismatches, W x H around it; seeded).
 On each window, from the same board every time, each contender runs once and its effect is undone:

@@ -1,7 +1,7 @@
 """Measure construct.method regions (docs/regions.md): one `e2opt run` per seed, one JSON line per run.
 
-    PYTHONPATH=. python docs/regions_bench.py config/eternity2_regions.yaml --seeds 1 2 3 \\
-        --label h1 --out docs/regions_e2.jsonl --set construct.regions.height=1
+    PYTHONPATH=. python benchmarks/regions_bench.py config/eternity2_regions.yaml --seeds 1 2 3 \\
+        --label h1 --out benchmarks/results/regions/regions_e2.jsonl --set construct.regions.height=1
 
 Each run stops after construction (stop.max_iterations=0); with --search-cpu S a second run then
 searches from that board (construct.method: board) for S CPU seconds and the line gives its score.

@@ -1,9 +1,9 @@
 """Measurements of the moves (docs/moves.md): region repair alone, swap-and-rotate speed, move mixes.
 
-    python docs/moves_bench.py region --board B.board --sizes 4 5 --calls 60 --det 0.1
-    python docs/moves_bench.py tsr --board B.board --cpu-s 5    (--board random: from a random board)
-    python docs/moves_bench.py border --board B.board --stretches 0 20 --calls 3 --det 1.0
-    python docs/moves_bench.py mix --cpu-s 120 --seeds 1 2 3 --variants today tsr ro all
+    python benchmarks/moves_bench.py region --board B.board --sizes 4 5 --calls 60 --det 0.1
+    python benchmarks/moves_bench.py tsr --board B.board --cpu-s 5    (--board random: from a random board)
+    python benchmarks/moves_bench.py border --board B.board --stretches 0 20 --calls 3 --det 1.0
+    python benchmarks/moves_bench.py mix --cpu-s 120 --seeds 1 2 3 --variants today tsr ro all
 
 ``region`` repairs random windows (mismatch-biased, as the move draws them) of the given board without
 applying them: share of calls that improve, CP-SAT seconds per call (solver wall inside solve_region,

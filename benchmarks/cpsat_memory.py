@@ -4,7 +4,7 @@ For each size, a generated E2-like puzzle (seed 1), and each model (table, eleme
 the round's model and solves it for ``--limit`` seconds with 2 workers; its ru_maxrss is compared with
 memory_estimate_mb. Writes docs/cpsat_memory.md.
 
-    python docs/cpsat_memory.py --sizes 8 12 16 20 24 --limit 2
+    python benchmarks/cpsat_memory.py --sizes 8 12 16 20 24 --limit 2
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def main() -> None:
     lines = [
         "# CP-SAT round memory against the estimate",
         "",
-        f"Command: `python docs/cpsat_memory.py --sizes {' '.join(map(str, args.sizes))} --limit {args.limit:g}`",
+        f"Command: `python benchmarks/cpsat_memory.py --sizes {' '.join(map(str, args.sizes))} --limit {args.limit:g}`",
         "(generated puzzles, seed 1, no relaxed cell, 2 workers; one subprocess per row, shared 2-core machine).",
         "",
         "| size | model | options | estimate MB | peak RSS MB | estimate / peak | build s | solve wall s | status |",

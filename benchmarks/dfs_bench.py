@@ -1,8 +1,8 @@
 """The DFS construction alone on named puzzles: pieces placed within its CPU share, then the completed score.
 
-python docs/dfs_bench.py PUZZLE... [--seeds 1 2 3] [--dfs-s 60] [--total-s 120] [--recipe auto] [--order O]
+python benchmarks/dfs_bench.py PUZZLE... [--seeds 1 2 3] [--dfs-s 60] [--total-s 120] [--recipe auto] [--order O]
   [--out F.jsonl] [--boards DIR]
-python docs/dfs_bench.py --summary F.jsonl...    (a markdown table per puzzle: pieces placed, score, medians)
+python benchmarks/dfs_bench.py --summary F.jsonl...    (a markdown table per puzzle: pieces placed, score, medians)
 
 Per puzzle and seed: construct.dfs with ``time_limit_s`` = --dfs-s (the pilot of a derived recipe counted
 in it) inside a construction deadline of --total-s CPU s (the completion of the best partial: CP-SAT 5 s,

@@ -2,7 +2,7 @@
 moves per CPU second of a one-worker run through each engine, `e2opt bench throughput` and `e2opt bench
 construct`, alternating the two trees so that both see the same load. Figures: docs/engine.md.
 
-Run: .venv/bin/python docs/engine_bench.py BEFORE_TREE [--reps 3]
+Run: .venv/bin/python benchmarks/engine_bench.py BEFORE_TREE [--reps 3]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """kill -9 a worker process at random moments of a run of several workers; memory of every process over time.
 
-Usage: python docs/workers_kill.py [--kills 5] [--seed 1] --runtime S --runs-dir EMPTY_DIR OUT.jsonl -- CONFIG [run options]
+Usage: python benchmarks/workers_kill.py [--kills 5] [--seed 1] --runtime S --runs-dir EMPTY_DIR OUT.jsonl -- CONFIG [run options]
 Starts ``python -m e2opt run ...`` (which must run with 2+ workers), samples the resident memory of the
 run's process and of its workers every 10 s, and at ``--kills`` random moments (uniform in the middle 80 %
 of ``--max-runtime``) sends SIGKILL to a random live worker after noting the run's best so far (from

@@ -1,14 +1,14 @@
 """Measurements of docs/exact.md: `e2opt solve` methods, orders and filtering on named puzzles.
 
-    python docs/exact_bench.py brendan  --limit 120 --cpsat-limit 120 --out docs/exact_brendan.jsonl
-    python docs/exact_bench.py paper000 --sizes 7 8 9 10 --seeds 0 1 --limit 60 --out docs/exact_paper000.jsonl
-        [--redo-incomplete docs/exact_paper000_20.jsonl]
-    python docs/exact_bench.py best --sizes 4 5 6 --seeds 0 1 2 --recolour 2 --limit 300 --out docs/exact_best.jsonl
-    python docs/exact_bench.py heuristics --limit 30 --out docs/exact_heuristics.jsonl [--first]
-    python docs/exact_bench.py count --instances set1_05x08 set1_06x07 --methods scan --limit 240 --out docs/exact_counts.jsonl
-    python docs/exact_bench.py first --instances set1_07x07 --seeds 0 1 2 --restarts 0 1000 --limit 20 --out docs/exact_first.jsonl
-    python docs/exact_bench.py table docs/exact_brendan.jsonl
-    python docs/exact_bench.py ratios docs/exact_paper000_20.jsonl docs/exact_paper000_600.jsonl
+    python benchmarks/exact_bench.py brendan  --limit 120 --cpsat-limit 120 --out benchmarks/results/exact/exact_brendan.jsonl
+    python benchmarks/exact_bench.py paper000 --sizes 7 8 9 10 --seeds 0 1 --limit 60 --out benchmarks/results/exact/exact_paper000.jsonl
+        [--redo-incomplete benchmarks/results/exact/exact_paper000_20.jsonl]
+    python benchmarks/exact_bench.py best --sizes 4 5 6 --seeds 0 1 2 --recolour 2 --limit 300 --out benchmarks/results/exact/exact_best.jsonl
+    python benchmarks/exact_bench.py heuristics --limit 30 --out benchmarks/results/exact/exact_heuristics.jsonl [--first]
+    python benchmarks/exact_bench.py count --instances set1_05x08 set1_06x07 --methods scan --limit 240 --out benchmarks/results/exact/exact_counts.jsonl
+    python benchmarks/exact_bench.py first --instances set1_07x07 --seeds 0 1 2 --restarts 0 1000 --limit 20 --out benchmarks/results/exact/exact_first.jsonl
+    python benchmarks/exact_bench.py table benchmarks/results/exact/exact_brendan.jsonl
+    python benchmarks/exact_bench.py ratios benchmarks/results/exact/exact_paper000_20.jsonl benchmarks/results/exact/exact_paper000_600.jsonl
 
 Every run is one `solve` in this process, one after the other (CPU seconds, time.process_time); each
 line of the JSONL file is one run. `table` prints the lines as a markdown table.

@@ -1,6 +1,6 @@
 """Kill counts of a mutmut run, per module, from the .meta files mutmut leaves under mutants/ (docs/mutation.md).
 
-python docs/mutation_counts.py [mutants/e2opt]
+python benchmarks/mutation_counts.py [mutants/e2opt]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Kernel rate per depth band: E2, Blackwood's recipe, a fixed number of placements per seed.
 
-python docs/dfs_rate.py [SEED ...] [--placements 2e8]
+python benchmarks/dfs_rate.py [SEED ...] [--placements 2e8]
 Prints, per seed, CPU s and placements per CPU s in the bands < 150, 150-200, > 200 (depth at the end of
 each chunk), in the format of the earlier docs/breakdfs_rate.py (commit 012ce0b), so that the two can run
 side by side, one per core: ``cd <worktree at 012ce0b> && PYTHONPATH=. python docs/breakdfs_rate.py SEED N``.

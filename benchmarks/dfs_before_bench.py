@@ -1,8 +1,8 @@
-"""The breakdfs construction of commit 012ce0b (before issue 32), measured as docs/dfs_bench.py measures construct.dfs.
+"""The breakdfs construction of commit 012ce0b (before issue 32), measured as benchmarks/dfs_bench.py measures construct.dfs.
 
 git worktree add --detach /tmp/before 012ce0b
-cd /tmp/before && PYTHONPATH=. python /path/to/e2opt/docs/dfs_before_bench.py instances/eternity2.txt 1 2 3 \\
-    >> /path/to/e2opt/docs/dfs_data/before_e2.jsonl
+cd /tmp/before && PYTHONPATH=. python /path/to/e2opt/benchmarks/dfs_before_bench.py instances/eternity2.txt 1 2 3 \\
+    >> /path/to/e2opt/benchmarks/results/dfs/before_e2.jsonl
 (``--config config/eternity2.yaml``: that config's producer section, as a user pointing it at another puzzle got.)
 It imports e2opt.breakdfs, which exists only at that commit: run it with that worktree first on the path, after
 one short run of the same DFS so that its numba kernels are compiled outside the timing.

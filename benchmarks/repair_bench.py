@@ -1,7 +1,7 @@
 """Gain per CPU second of the repair moves (docs/repair.md) on strong boards, side by side with today's mix.
 
-    python docs/repair_bench.py --boards B1.board B2.board --cpu-s 30 --out docs/repair_data/bench.jsonl
-    python docs/repair_bench.py --probe --boards B.board --cpu-s 4
+    python benchmarks/repair_bench.py --boards B1.board B2.board --cpu-s 30 --out benchmarks/results/repair/bench.jsonl
+    python benchmarks/repair_bench.py --probe --boards B.board --cpu-s 4
 
 ``--probe``: each repair move's calls from the board itself (put back after every call, no search loop, tabu
 floor off): calls per CPU second, the share of calls whose annealing got back to the input's score or above,
@@ -115,7 +115,7 @@ def main() -> None:
     parser.add_argument("--cpu-s", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variants", nargs="+", default=FIRST, choices=list(VARIANTS))
-    parser.add_argument("--out", default="docs/repair_data/bench.jsonl")
+    parser.add_argument("--out", default="benchmarks/results/repair/bench.jsonl")
     parser.add_argument("--probe", action="store_true", help="repair calls from the board, no search loop")
     args = parser.parse_args()
     warm_up()

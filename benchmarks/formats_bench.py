@@ -1,6 +1,6 @@
 """CPU cost of the format code on the real puzzle: reading each puzzle format, writing and reading back each
 board format, the official-set check and the viewer link (median of 7 repeats, time.process_time, one
-process). Run: .venv/bin/python docs/formats_bench.py"""
+process). Run: .venv/bin/python benchmarks/formats_bench.py"""
 
 from __future__ import annotations
 

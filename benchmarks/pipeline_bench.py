@@ -1,6 +1,6 @@
 """Side by side: e2opt's team variants on the real puzzle, same seeds, same budget, one variant after the other.
 
-    python docs/pipeline_bench.py --cpu-s 1200 --seeds 1 2 3 --out docs/pipeline_data/cpu1200.json
+    python benchmarks/pipeline_bench.py --cpu-s 1200 --seeds 1 2 3 --out benchmarks/results/pipeline/cpu1200.json
 
 With --out, each run's figures are written as soon as it ends and runs already in the file are not made
 again: a long series can be stopped (Ctrl-C) and continued by the same command.

@@ -1,6 +1,6 @@
 """Expected search-tree sizes of a static-order DFS on a puzzle, in the random-colour model.
 
-    python docs/exact_estimate.py instances/brendan_set1/set1_06x06.txt docs/exact_data/set1_09x09.txt
+    python benchmarks/exact_estimate.py instances/brendan_set1/set1_06x06.txt benchmarks/results/exact/set1_09x09.txt
 
 For the first d cells of a fill order, the expected number of partial boards that fit is (ways to put
 distinct pieces of the right kinds there, interior pieces in 4 turns) x (probability that every join
