@@ -6,10 +6,12 @@ line printed, and asserts, for every case: exit code 2, exactly one line on stde
 ``e2opt: error:``, no traceback, and every file that was there before is byte-identical afterwards.
 
     PYTHONPATH=. python benchmarks/bad_inputs.py            # writes docs/bad_inputs.md; exits 1 if a case fails
+    PYTHONPATH=. python benchmarks/bad_inputs.py --cases 2 --out /tmp/bad.md    # the first two cases only
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import subprocess
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = Path(__file__).with_name("bad_inputs.md")
+OUT = ROOT / "docs" / "bad_inputs.md"
 
 PUZZLE = "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\n"
 BOARD = "3 3\n5:3 3:1 0:3\n4:0 7:2 6:2\n1:1 2:0 8:0\n"
@@ -317,8 +319,14 @@ def _cell(text: str) -> str:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--out", type=Path, default=OUT, help="the markdown page written (default: %(default)s)"
+    )
+    parser.add_argument("--cases", type=int, default=None, help="run only the first N cases")
+    args = parser.parse_args()
     results = []
-    for case in cases():
+    for case in cases()[: args.cases]:
         code, line, problems = run(case)
         results.append((case, code, line, problems))
         print(
@@ -346,8 +354,8 @@ def main() -> int:
                 flag = f" **{'; '.join(problems)}**" if problems else ""
                 command = "e2opt " + " ".join(arg if arg else "''" for arg in case.args)
                 text.append(f"| {_cell(case.note)} | `{_cell(command)}` | {code} | `{_cell(line)}`{flag} |")
-    OUT.write_text("\n".join(text) + "\n", encoding="utf-8")
-    print(f"{len(results)} cases, {len(failed)} failed; wrote {OUT}")
+    args.out.write_text("\n".join(text) + "\n", encoding="utf-8")
+    print(f"{len(results)} cases, {len(failed)} failed; wrote {args.out}")
     return 1 if failed else 0
 
 

@@ -24,9 +24,9 @@ import statistics
 import time
 from pathlib import Path
 
+from e2opt import read_puzzle
 from e2opt.clique.graph import fixed_board, puzzle_graph
 from e2opt.clique.solve import board_from_clique, run_heuristic
-from e2opt.core.puzzle import read_puzzle
 from e2opt.cpsat.region_model import solve_region
 
 QS = (1_000_000, 10_000_000, 50_000_000)
@@ -39,10 +39,23 @@ def _cpsat(puzzle, cap_s: float, seed: int) -> dict:
     hinted = {h.piece for h in puzzle.hints}
     pieces = [p for p in range(len(puzzle.pieces)) if p not in hinted]
     start, wall = time.process_time(), time.perf_counter()
-    sol = solve_region(puzzle, board, cells, pieces=pieces, time_limit_s=50 * cap_s, seed=seed, num_workers=1,
-                       stop_requested=lambda: time.process_time() - start >= cap_s)
-    return {"joins": sol.joins, "status": sol.status, "cpu_s": time.process_time() - start,
-            "wall_s": time.perf_counter() - wall, "cap_s": cap_s}
+    sol = solve_region(
+        puzzle,
+        board,
+        cells,
+        pieces=pieces,
+        time_limit_s=50 * cap_s,
+        seed=seed,
+        num_workers=1,
+        stop_requested=lambda: time.process_time() - start >= cap_s,
+    )
+    return {
+        "joins": sol.joins,
+        "status": sol.status,
+        "cpu_s": time.process_time() - start,
+        "wall_s": time.perf_counter() - wall,
+        "cap_s": cap_s,
+    }
 
 
 def measure(path: str, seeds: list[int], qs: tuple[int, ...], min_cap: float) -> dict:
@@ -52,9 +65,17 @@ def measure(path: str, seeds: list[int], qs: tuple[int, ...], min_cap: float) ->
     graph = puzzle_graph(puzzle)
     edges = graph.n_edges()
     adj = graph.bitset()
-    line = {"puzzle": Path(path).stem, "size": f"{puzzle.rows}x{puzzle.cols}", "max_joins": puzzle.max_score,
-            "nodes": graph.n_nodes, "edges": edges, "density": graph.density(edges),
-            "graph_cpu_s": time.process_time() - start, "load_before": os.getloadavg()[0], "runs": []}
+    line = {
+        "puzzle": Path(path).stem,
+        "size": f"{puzzle.rows}x{puzzle.cols}",
+        "max_joins": puzzle.max_score,
+        "nodes": graph.n_nodes,
+        "edges": edges,
+        "density": graph.density(edges),
+        "graph_cpu_s": time.process_time() - start,
+        "load_before": os.getloadavg()[0],
+        "runs": [],
+    }
     for seed in seeds:
         run = run_heuristic(graph, qs[-1], seed, marks=qs[:-1], adj=adj)
         marks = []
@@ -62,12 +83,23 @@ def measure(path: str, seeds: list[int], qs: tuple[int, ...], min_cap: float) ->
             snap = next((s for s in run.snapshots if s.selections >= q), run.last)
             fill_start = time.process_time()
             _, joins, holes = board_from_clique(puzzle, graph, snap.nodes, seed=seed)
-            marks.append({"q": q, "clique": len(snap.nodes), "joins": joins, "holes": holes,
-                          "cpu_s": snap.cpu_s, "selections": snap.selections,
-                          "fill_cpu_s": time.process_time() - fill_start})
+            marks.append(
+                {
+                    "q": q,
+                    "clique": len(snap.nodes),
+                    "joins": joins,
+                    "holes": holes,
+                    "cpu_s": snap.cpu_s,
+                    "selections": snap.selections,
+                    "fill_cpu_s": time.process_time() - fill_start,
+                }
+            )
         line["runs"].append({"seed": seed, "stopped": run.stopped, "marks": marks})
-        print(f"{line['puzzle']} seed {seed}: " + ", ".join(
-            f"q={m['q']:.0e} {m['joins']} ({m['cpu_s']:.1f} s)" for m in marks), flush=True)
+        print(
+            f"{line['puzzle']} seed {seed}: "
+            + ", ".join(f"q={m['q']:.0e} {m['joins']} ({m['cpu_s']:.1f} s)" for m in marks),
+            flush=True,
+        )
     cap = max(min_cap, statistics.median(r["marks"][-1]["cpu_s"] for r in line["runs"]))
     line["cpsat"] = _cpsat(puzzle, cap, seeds[0])
     line["load_after"] = os.getloadavg()[0]
@@ -93,9 +125,14 @@ def table(lines: list[dict]) -> str:
             cpu = statistics.median(m["cpu_s"] for m in marks)
             cells.append(f"{joins:g} [{best}] ({cpu:.1f} s)")
         out.append(f"| clique q = {q:.0e}: joins median [best] (median CPU s) | " + " | ".join(cells) + " |")
-    out.append("| CP-SAT region model, 1 thread: joins (CPU s; cap) | " + " | ".join(
-        f"{d['cpsat']['joins']} {d['cpsat']['status']} ({d['cpsat']['cpu_s']:.1f} s; {d['cpsat']['cap_s']:.0f})"
-        for d in lines) + " |")
+    out.append(
+        "| CP-SAT region model, 1 thread: joins (CPU s; cap) | "
+        + " | ".join(
+            f"{d['cpsat']['joins']} {d['cpsat']['status']} ({d['cpsat']['cpu_s']:.1f} s; {d['cpsat']['cap_s']:.0f})"
+            for d in lines
+        )
+        + " |"
+    )
     return "\n".join(out)
 
 

@@ -23,8 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from e2opt.core.board import read_board
-from e2opt.core.puzzle import read_puzzle
+from e2opt import read_board, read_puzzle
 from e2opt.search.config import SearchConfig
 from e2opt.search.moves import MovesConfig
 from e2opt.search.moves.clique import CliqueMove, CliqueMoveConfig
@@ -41,8 +40,13 @@ def main() -> None:
     ap.add_argument("--size", type=int, nargs=2, default=[6, 6], metavar=("H", "W"))
     ap.add_argument("--qs", type=int, nargs="+", default=[10_000, 100_000])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--region-dets", type=float, nargs="+", default=[0.1],
-                    help="CP-SAT deterministic limits of the region contenders (0.1: the move's default)")
+    ap.add_argument(
+        "--region-dets",
+        type=float,
+        nargs="+",
+        default=[0.1],
+        help="CP-SAT deterministic limits of the region contenders (0.1: the move's default)",
+    )
     ap.add_argument("--out")
     args = ap.parse_args()
     if args.table:
@@ -51,8 +55,12 @@ def main() -> None:
         return
     puzzle, board = read_puzzle(args.puzzle), read_board(args.board)
     h, w = args.size
-    regions = {f"region det={d:g}": RegionMoveConfig(sizes=(max(h, w),), deterministic_limit=d, time_limit_s=60.0 * d)
-               for d in args.region_dets}
+    regions = {
+        f"region det={d:g}": RegionMoveConfig(
+            sizes=(max(h, w),), deterministic_limit=d, time_limit_s=60.0 * d
+        )
+        for d in args.region_dets
+    }
     moves = MovesConfig(assignment=None, clique=CliqueMoveConfig(height=h, width=w))
     search = TabuSearch(puzzle, board, SearchConfig(moves=moves), np.random.default_rng(args.seed))
     ctx, drawer = search.ctx, search.moves[0]
@@ -62,23 +70,38 @@ def main() -> None:
     out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (a line per result, as it comes)
     for k in range(args.windows):
         cells = drawer.window()
-        drawer._tabu[cells] = drawer._calls[0] + 1 + drawer.settings.tabu  # the next window goes elsewhere
-        drawer._calls[0] += 1
+        drawer.mark_window(cells)  # the next window goes elsewhere
         old_piece, old_rot = ctx.state.piece[cells].copy(), ctx.state.rot[cells].copy()
-        for name, move in [*((r, None) for r in regions), *((f"clique q={q}", m) for q, m in cliques.items())]:
+        for name, move in [
+            *((r, None) for r in regions),
+            *((f"clique q={q}", m) for q, m in cliques.items()),
+        ]:
             holes = move.filled if move else 0
             t0 = time.process_time()
             gain = move.repair(cells) if move else repair(ctx, cells, regions[name])
             cpu = time.process_time() - t0
             ctx.place(cells, old_piece, old_rot)
             assert ctx.recompute() == start_score
-            rows.append({"window": k, "cells": len(cells), "move": name, "gain": gain, "cpu_s": cpu,
-                         "holes": (move.filled - holes) if move else None})
+            rows.append(
+                {
+                    "window": k,
+                    "cells": len(cells),
+                    "move": name,
+                    "gain": gain,
+                    "cpu_s": cpu,
+                    "holes": (move.filled - holes) if move else None,
+                }
+            )
             if out:
                 out.write(json.dumps(rows[-1]) + "\n")
                 out.flush()
-        print(f"window {k}: " + ", ".join(f"{r['move']} +{r['gain']} ({r['cpu_s']:.2f} s)"
-                                          for r in rows[-len(regions) - len(cliques):]), flush=True)
+        print(
+            f"window {k}: "
+            + ", ".join(
+                f"{r['move']} +{r['gain']} ({r['cpu_s']:.2f} s)" for r in rows[-len(regions) - len(cliques) :]
+            ),
+            flush=True,
+        )
     if out:
         out.close()
     print(summary(rows))
@@ -86,14 +109,18 @@ def main() -> None:
 
 def summary(rows: list[dict]) -> str:
     """Markdown: per contender, calls, CPU per call, windows improved, total gain, gain per CPU s."""
-    out = ["| move | calls | median CPU s/call | mean CPU s/call | windows improved | joins won | joins per CPU s |",
-           "|---|---|---|---|---|---|---|"]
+    out = [
+        "| move | calls | median CPU s/call | mean CPU s/call | windows improved | joins won | joins per CPU s |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name in dict.fromkeys(r["move"] for r in rows):
         mine = [r for r in rows if r["move"] == name]
         cpu = [r["cpu_s"] for r in mine]
         gain = sum(r["gain"] for r in mine)
-        out.append(f"| {name} | {len(mine)} | {statistics.median(cpu):.3f} | {statistics.mean(cpu):.3f} | "
-                   f"{sum(r['gain'] > 0 for r in mine)} | {gain} | {gain / sum(cpu):.2f} |")
+        out.append(
+            f"| {name} | {len(mine)} | {statistics.median(cpu):.3f} | {statistics.mean(cpu):.3f} | "
+            f"{sum(r['gain'] > 0 for r in mine)} | {gain} | {gain / sum(cpu):.2f} |"
+        )
     return "\n".join(out)
 
 

@@ -24,9 +24,9 @@ import time
 import numpy as np
 import yaml
 
+from e2opt import read_puzzle
 from e2opt.construct.config import CpSatConfig
 from e2opt.construct.cpsat import construct_cpsat
-from e2opt.core.puzzle import read_puzzle
 
 
 def one(instance: str, relaxed: int, seed: int, settings: dict) -> dict:

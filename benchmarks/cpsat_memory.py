@@ -2,7 +2,7 @@
 
 For each size, a generated E2-like puzzle (seed 1), and each model (table, element), one subprocess builds
 the round's model and solves it for ``--limit`` seconds with 2 workers; its ru_maxrss is compared with
-memory_estimate_mb. Writes docs/cpsat_memory.md.
+memory_estimate_mb. Writes docs/cpsat_memory.md (or --out).
 
     python benchmarks/cpsat_memory.py --sizes 8 12 16 20 24 --limit 2
 """
@@ -15,12 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+
 CHILD = """
 import json, resource, sys, time
 import numpy as np
 from e2opt.construct.config import CpSatConfig
-from e2opt.construct.cpsat import memory_estimate_mb, options, solve_interruptibly, solver_for
-from e2opt.construct.cpsat_model import build_model
+from e2opt.construct.cpsat import build_model, memory_estimate_mb, options, solve_interruptibly, solver_for
 from e2opt.core.generate import generate
 size, table, limit = int(sys.argv[1]), sys.argv[2] == "table", float(sys.argv[3])
 puzzle, _ = generate(size, size, 5, 17 if size > 10 else 8, 1)
@@ -41,6 +42,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 12, 16, 20, 24])
     parser.add_argument("--limit", type=float, default=2.0, help="CP-SAT time limit per round (s)")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "docs" / "cpsat_memory.md", help="the page written"
+    )
     args = parser.parse_args()
     lines = [
         "# CP-SAT round memory against the estimate",
@@ -67,7 +71,7 @@ def main() -> None:
                 f"{r['estimate_mb'] / r['maxrss_mb']:.2f} | {r['build_s']:.1f} | {r['solve_wall_s']:.1f} | {r['status']} |"
             )
             print(lines[-1], flush=True)
-    Path(__file__).with_name("cpsat_memory.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Kernel rate per depth band: E2, Blackwood's recipe, a fixed number of placements per seed.
 
-python benchmarks/dfs_rate.py [SEED ...] [--placements 2e8]
+python benchmarks/dfs_rate.py [SEED ...] [--placements 2e8] [--puzzle instances/eternity2.txt]
 Prints, per seed, CPU s and placements per CPU s in the bands < 150, 150-200, > 200 (depth at the end of
 each chunk), in the format of the earlier docs/breakdfs_rate.py (commit 012ce0b), so that the two can run
 side by side, one per core: ``cd <worktree at 012ce0b> && PYTHONPATH=. python docs/breakdfs_rate.py SEED N``.
@@ -12,18 +12,21 @@ import argparse
 import time
 from pathlib import Path
 
+from e2opt import read_puzzle
 from e2opt.construct.dfs.config import DfsConfig
 from e2opt.construct.dfs.longrun import LongRun
 from e2opt.construct.dfs.recipes import preset_recipe
-from e2opt.core.puzzle import read_puzzle
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("seeds", type=int, nargs="*", default=[14])
     ap.add_argument("--placements", type=float, default=2e8)
+    ap.add_argument(
+        "--puzzle", type=Path, default=Path(__file__).resolve().parents[1] / "instances" / "eternity2.txt"
+    )
     args = ap.parse_args()
-    puzzle = read_puzzle(Path(__file__).resolve().parents[1] / "instances" / "eternity2.txt")
+    puzzle = read_puzzle(args.puzzle)
     cfg = DfsConfig(
         recipe="blackwood", abort=(), privileged=()
     )  # as the earlier script: derived colours, one attempt

@@ -2,7 +2,7 @@
 moves per CPU second of a one-worker run through each engine, `e2opt bench throughput` and `e2opt bench
 construct`, alternating the two trees so that both see the same load. Figures: docs/engine.md.
 
-Run: .venv/bin/python benchmarks/engine_bench.py BEFORE_TREE [--reps 3]
+Run: .venv/bin/python benchmarks/engine_bench.py BEFORE_TREE [--reps 3] [--figures run kernel nodes]
 """
 
 from __future__ import annotations
@@ -17,12 +17,8 @@ import tempfile
 from pathlib import Path
 
 AFTER = Path(__file__).resolve().parents[1]
-RUN = [
-    "run", "config/eternity2.yaml", "--quiet", "--workers", "1",
-    "--set", "construct.method=random", "--set", "stop.max_iterations=3000", "--set", "output.plots=false",
-]  # fmt: skip
-THROUGHPUT = ["bench", "throughput", "--holes", "64", "--repeats", "1", "--cpu-s", "4"]
-CONSTRUCT = ["bench", "construct", "--config", "config/eternity2_backtrack.yaml", "--cpu-s", "10", "--seeds", "1"]
+KERNEL = r"(?m)^\s*64\s+([\d,]+)"  # the k = 64 row of `bench throughput`
+NODES = r"median\s+\d+\s+[\d.]+\s+([\d,]+)"  # the median row of `bench construct`
 
 
 def e2opt(tree: Path, args: list[str]) -> str:
@@ -33,34 +29,50 @@ def e2opt(tree: Path, args: list[str]) -> str:
     return out.stdout
 
 
-def run_rate(tree: Path) -> float:
-    """Moves per CPU second of a one-worker run of 3000 moves on the real puzzle."""
+def run_rate(tree: Path, moves: int) -> float:
+    """Moves per CPU second of a one-worker run of ``moves`` moves from a random board on the real puzzle."""
+    run = ["run", "config/eternity2.yaml", "--quiet", "--workers", "1", "--set", "construct.method=random",
+           "--set", f"stop.max_iterations={moves}", "--set", "output.plots=false"]  # fmt: skip
     with tempfile.TemporaryDirectory() as runs:
-        e2opt(tree, [*RUN, "--runs-dir", runs])
+        e2opt(tree, [*run, "--runs-dir", runs])
         result = json.loads(next(Path(runs).glob("*/result.json")).read_text())
     return float(result["moves_per_s"])
 
 
 def first_number(text: str, pattern: str) -> float:
+    """The first group of ``pattern`` in ``text`` as a number (thousands commas dropped)."""
     return float(re.search(pattern, text).group(1).replace(",", ""))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path)
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=3000, help="moves of the one-worker run")
+    parser.add_argument("--kernel-cpu-s", type=float, default=4.0, help="`bench throughput --cpu-s`")
+    parser.add_argument("--construct-cpu-s", type=float, default=10.0, help="`bench construct --cpu-s`")
+    parser.add_argument(
+        "--figures", nargs="+", default=["run", "kernel", "nodes"], choices=["run", "kernel", "nodes"]
+    )
     args = parser.parse_args()
+    throughput = ["bench", "throughput", "--holes", "64", "--repeats", "1", "--cpu-s", str(args.kernel_cpu_s)]
+    construct = ["bench", "construct", "--config", "config/eternity2_backtrack.yaml",
+                 "--cpu-s", str(args.construct_cpu_s), "--seeds", "1"]  # fmt: skip
+    measure = {
+        "run": lambda tree: run_rate(tree, args.moves),
+        "kernel": lambda tree: first_number(e2opt(tree, throughput), KERNEL),
+        "nodes": lambda tree: first_number(e2opt(tree, construct), NODES),
+    }
     trees = {"before": args.before.resolve(), "after": AFTER}
-    figures: dict[str, dict[str, list[float]]] = {name: {"run": [], "kernel": [], "nodes": []} for name in trees}
+    figures = {name: {what: [] for what in args.figures} for name in trees}
     for tree in trees.values():  # compile the kernels of both trees before measuring
-        e2opt(tree, THROUGHPUT)
+        e2opt(tree, throughput)
     for rep in range(args.reps):
         for name, tree in trees.items() if rep % 2 == 0 else reversed(trees.items()):
-            figures[name]["run"].append(run_rate(tree))
-            figures[name]["kernel"].append(first_number(e2opt(tree, THROUGHPUT), r"(?m)^\s*64\s+([\d,]+)"))
-            figures[name]["nodes"].append(first_number(e2opt(tree, CONSTRUCT), r"median\s+\d+\s+[\d.]+\s+([\d,]+)"))
+            for what in args.figures:
+                figures[name][what].append(measure[what](tree))
             print(name, rep, {k: v[-1] for k, v in figures[name].items()}, flush=True)
-    for what in ("run", "kernel", "nodes"):
+    for what in args.figures:
         before, after = (statistics.median(figures[n][what]) for n in trees)
         print(f"{what}: before {before:,.0f}, after {after:,.0f}, after/before {after / before:.3f}")
 

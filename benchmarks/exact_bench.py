@@ -62,8 +62,9 @@ def measure(puzzle: Puzzle, out: Path, method: str, limit: float, find_all: bool
 
 
 def brendan(args) -> None:
-    for path in sorted(SET1.glob("set1_*.txt")):
-        puzzle = read_puzzle(path)
+    """colorpairs and cpsat on every set-1 puzzle (or --instances)."""
+    for path in args.instances or sorted(SET1.glob("set1_*.txt")):
+        puzzle = named(str(path))
         measure(puzzle, args.out, "colorpairs", args.limit)
         measure(puzzle, args.out, "cpsat", args.cpsat_limit)
 
@@ -176,15 +177,27 @@ def ratios(args) -> None:
     names = sorted({r["puzzle"] for r in rows}, key=lambda n: (int(n.split("_")[1].split("x")[0]), n))
 
     def pick(name: str, methods: tuple[str, ...], order: str) -> dict | None:
-        runs = [r for r in rows if r["puzzle"] == name and r["method"] in methods and r["order"] == order
-                and r.get("shave") is None]
+        runs = [
+            r
+            for r in rows
+            if r["puzzle"] == name
+            and r["method"] in methods
+            and r["order"] == order
+            and r.get("shave") is None
+        ]
         return max(runs, key=lambda r: (r["complete"], r["method"] == "scan", r["nodes"]), default=None)
 
     def cell(r: dict) -> str:
-        return f"{r['nodes']:.3g}, {r['cpu_s']}" if r["complete"] else f"> {r['nodes']:.3g}, stopped ({r['limit_s']:g} s)"
+        return (
+            f"{r['nodes']:.3g}, {r['cpu_s']}"
+            if r["complete"]
+            else f"> {r['nodes']:.3g}, stopped ({r['limit_s']:g} s)"
+        )
 
-    print(f"| puzzle | plain DFS (row): nodes, CPU s | {method} {order}: nodes, CPU s | DFS / {method} nodes "
-          f"| time DFS / {method} | solutions (distinct) |")
+    print(
+        f"| puzzle | plain DFS (row): nodes, CPU s | {method} {order}: nodes, CPU s | DFS / {method} nodes "
+        f"| time DFS / {method} | solutions (distinct) |"
+    )
     print("|---|---|---|---|---|---|")
     found = []
     for name in names:
@@ -221,6 +234,7 @@ def main() -> None:
     b = sub.add_parser("brendan")
     b.add_argument("--limit", type=float, default=120.0)
     b.add_argument("--cpsat-limit", type=float, default=120.0)
+    b.add_argument("--instances", nargs="+", help="set-1 names or puzzle files (default: all of set 1)")
     p = sub.add_parser("paper000")
     p.add_argument("--sizes", type=int, nargs="+", default=[7, 8, 9, 10])
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1])

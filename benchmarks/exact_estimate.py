@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from e2opt.construct.order import ORDERS
+from e2opt.construct import ORDERS
 from e2opt.core.puzzle import CORNER, EDGE, GREY, INNER, Puzzle, read_puzzle
 
 

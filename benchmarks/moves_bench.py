@@ -21,11 +21,10 @@ import time
 
 import numpy as np
 
+from e2opt import load_config, read_puzzle
 from e2opt.bench.runs import search_once
 from e2opt.core.board import random_board, read_board
-from e2opt.core.puzzle import read_puzzle
 from e2opt.cpsat.region_model import solve_region
-from e2opt.engine.loader import load_config
 from e2opt.search.config import SearchConfig
 from e2opt.search.moves import MovesConfig
 from e2opt.search.moves.border import BorderMoveConfig
@@ -89,8 +88,7 @@ def region(args) -> None:
             search.ctx.place(cells, *kept)  # measure only: the board stays as it was
             solver.append(sol.seconds)
             statuses.append(sol.status)
-            move._tabu[cells] = move._calls[0] + 1 + settings.tabu
-            move._calls[0] += 1
+            move.mark_window(cells)
         improved = sum(g > 0 for g in gains)
         print(
             f"{size}x{size}: {args.calls} calls, improved {improved} ({improved / args.calls:.0%}), "

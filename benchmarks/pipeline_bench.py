@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "config" / "eternity2.yaml"
+PUZZLE = ROOT / "instances" / "eternity2.txt"
 VARIANTS: dict[str, tuple[int, list[str]]] = {  # name: (workers, --set overrides)
     # every worker builds its own beam board and searches it (the team before issue 25)
     "no roles": (2, ["run.roles.producers=0"]),
@@ -36,18 +37,17 @@ VARIANTS: dict[str, tuple[int, list[str]]] = {  # name: (workers, --set override
 }
 
 
-def run(variant: tuple[int, list[str]], seed: int, cpu_s: float, runs: Path) -> dict:
+def run(variant: tuple[int, list[str]], seed: int, cpu_s: float, runs: Path, puzzle: Path) -> dict:
     """One run; its result.json with what the events say of the best and of the boards."""
     workers, overrides = variant
-    sets = [
-        arg for s in [*overrides, f"output.runs_dir={runs}", "output.plots=false"] for arg in ("--set", s)
-    ]
+    extra = [f"instance={puzzle}", f"output.runs_dir={runs}", "output.plots=false"]
+    sets = [arg for s in [*overrides, *extra] for arg in ("--set", s)]
     cmd = [sys.executable, "-m", "e2opt", "run", str(CONFIG), "--seed", str(seed), "--workers", str(workers),
            "--max-cpu-s", str(cpu_s), "--max-wall-s", str(cpu_s * workers), "--quiet", *sets]  # fmt: skip
     subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
     run_dir = max(runs.iterdir(), key=lambda p: p.stat().st_mtime)
     result = json.loads((run_dir / "result.json").read_text())
-    check = subprocess.run([sys.executable, "-m", "e2opt", "verify", str(ROOT / "instances" / "eternity2.txt"),
+    check = subprocess.run([sys.executable, "-m", "e2opt", "verify", str(puzzle),
                             str(run_dir / "best.board")], capture_output=True, text=True, cwd=ROOT)  # fmt: skip
     events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines() if line]
     best = [e for e in events if e["event"] == "best"][-1]
@@ -71,6 +71,9 @@ def main() -> None:
     parser.add_argument("--variants", nargs="+", default=["no roles", "pipeline"], choices=list(VARIANTS))
     parser.add_argument("--out", type=Path, help="write every figure here as JSON")
     parser.add_argument("--keep", type=Path, help="keep the run folders in this folder")
+    parser.add_argument(
+        "--puzzle", type=Path, default=PUZZLE, help="the config's instance replaced by this one"
+    )
     args = parser.parse_args()
     runs = args.keep or Path(tempfile.mkdtemp(prefix="e2opt-pipeline-"))
     runs.mkdir(parents=True, exist_ok=True)
@@ -84,7 +87,9 @@ def main() -> None:
             if str(seed) in figures[name]:
                 fig = figures[name][str(seed)]
             else:
-                figures[name][str(seed)] = fig = run(VARIANTS[name], seed, args.cpu_s, runs)
+                figures[name][str(seed)] = fig = run(
+                    VARIANTS[name], seed, args.cpu_s, runs, args.puzzle.resolve()
+                )
                 # written after every run, atomically: a stopped series loses at most the run under way
                 if args.out:
                     done["cpu_s"], done["figures"] = args.cpu_s, {**done["figures"], **figures}
@@ -92,7 +97,7 @@ def main() -> None:
                     tmp = args.out.with_suffix(".tmp")
                     tmp.write_text(json.dumps(done, indent=1))
                     tmp.replace(args.out)
-            print(f"{name:18s} seed {seed}: {fig['score']}/480 (verified {fig['verified']}) at {fig['best_wall_s']:.0f} s"
+            print(f"{name:18s} seed {seed}: {fig['score']} (verified {fig['verified']}) at {fig['best_wall_s']:.0f} s"
                   f" by {fig['best_by']}; produced {fig['produced']}; {fig['cpu_s']:.0f} CPU s, {fig['wall_s']:.0f} wall s",
                   flush=True)  # fmt: skip
     for name, by_seed in figures.items():

@@ -24,14 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
+from e2opt import load_config
 from e2opt.core.board import format_board, read_board
 from e2opt.core.puzzle import format_puzzle, read_puzzle
 from e2opt.core.verify import verify_texts
-from e2opt.engine.loader import load_config
 from e2opt.search.moves import MOVES
 from e2opt.search.stop import AnyOf, Clock, MaxCpuTime, TargetScore
 from e2opt.search.tabu import TabuSearch, warm_up
 
+ROOT = Path(__file__).resolve().parents[1]
 REPAIRS = [name for name in MOVES if name.startswith("repair_")]
 _OFF = [f"search.moves.{m}=null" for m in ("assignment", "tsr", "region", "border")]
 _ALL = [f"search.moves.{m}.weight=1" for m in REPAIRS]
@@ -80,13 +81,12 @@ def one(puzzle, board, cfg, seed: int, cpu_s: float) -> dict:
     }
 
 
-def probe(path: str, cpu_s: float) -> None:
+def probe(path: str, cpu_s: float, config: str) -> None:
     """Repair calls from the same board, one move at a time (see the module docstring)."""
     from e2opt.search.config import SearchConfig
     from e2opt.search.moves import MovesConfig
-    from e2opt.search.moves.repair import repair_cells
 
-    puzzle = read_puzzle(load_config("config/eternity2.yaml").instance)
+    puzzle = read_puzzle(load_config(config).instance)
     board = read_board(path)
     for name in REPAIRS:
         cfg = SearchConfig(moves=MovesConfig(assignment=None, **{name: MOVES[name].settings()}))
@@ -95,7 +95,7 @@ def probe(path: str, cpu_s: float) -> None:
         kept = st.piece.copy(), st.rot.copy()
         bests, sideways, start = [], 0, time.process_time()
         while time.process_time() - start < cpu_s:
-            delta = repair_cells(search.ctx, move.destroy(), move.settings, False, move._buffers)
+            delta = move.repair(move.destroy(), floor=False)
             bests.append(int(move.stats[0]))
             sideways += delta == 0 and not np.array_equal(st.piece, kept[0])
             st.piece[:], st.rot[:] = kept
@@ -115,7 +115,7 @@ def main() -> None:
     parser.add_argument("--cpu-s", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variants", nargs="+", default=FIRST, choices=list(VARIANTS))
-    parser.add_argument("--out", default="benchmarks/results/repair/bench.jsonl")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "repair" / "bench.jsonl"))
     parser.add_argument("--probe", action="store_true", help="repair calls from the board, no search loop")
     args = parser.parse_args()
     warm_up()
@@ -123,7 +123,7 @@ def main() -> None:
         print("| move | calls per CPU s | back to the input or above | sideways | median best | max best |")
         print("|---|---:|---:|---:|---:|---:|")
         for path in args.boards:
-            probe(path, args.cpu_s)
+            probe(path, args.cpu_s, args.config)
         return
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -65,9 +65,9 @@ def main() -> None:
             pids = children(proc.pid)
             sample = {"t": round(now, 1), "run_mb": rss_mb(proc.pid), "workers_mb": [rss_mb(p) for p in pids]}
             log.write(json.dumps(sample) + "\n")
-        if moments and now >= moments[0]:
+        run_dir = next(Path(opts.runs_dir).iterdir(), None)
+        if moments and now >= moments[0] and run_dir is not None:  # a kill waits for the run folder
             moments.pop(0)
-            run_dir = next(Path(opts.runs_dir).iterdir())
             best = max((e["score"] for e in read_events(run_dir) if e.get("event") == "best"), default=None)
             pids = children(proc.pid)
             if pids and best is not None:

@@ -23,6 +23,7 @@ from ..core.puzzle import Puzzle, read_puzzle
 from .config import BeamConfig, CpSatConfig, RegionsConfig
 from .dfs.config import DfsConfig
 from .dfs.legacy import LEGACY, BacktrackConfig, BreakDfsConfig, warn_legacy
+from .order import ORDERS as ORDERS  # the fill orders by name, for callers outside the package
 
 
 def board_from_file(puzzle: Puzzle, path: str) -> Board:

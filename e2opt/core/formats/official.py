@@ -86,8 +86,8 @@ def official_numbering(puzzle: Puzzle) -> Numbering | None:
     return _official_cached(puzzle)
 
 
-@lru_cache(maxsize=8)
-def _official_cached(puzzle: Puzzle) -> Numbering | None:
+def find_official_numbering(puzzle: Puzzle) -> Numbering | None:
+    """official_numbering without its cache: the full check, every call (benchmarks/formats_bench.py times it)."""
     smallest = _smallest(puzzle)
     if smallest is None:
         return None
@@ -102,6 +102,9 @@ def _official_cached(puzzle: Puzzle) -> Numbering | None:
         target = _turned(word, 2)  # the official orientation
         turn.append(next(k for k in range(4) if _turned(own, k) == target))
     return Numbering(tuple(number), tuple(turn), True)
+
+
+_official_cached = lru_cache(maxsize=8)(find_official_numbering)
 
 
 def numbering(puzzle: Puzzle) -> Numbering:

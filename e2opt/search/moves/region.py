@@ -78,9 +78,13 @@ class RegionMove(Move):
     def __call__(self) -> int:
         cells = self.window()
         delta = repair(self.ctx, cells, self.settings)
+        self.mark_window(cells)
+        return delta
+
+    def mark_window(self, cells: np.ndarray) -> None:
+        """Count a call on ``cells``: none of them is a window centre for the next ``tabu`` calls."""
         self._tabu[cells] = self._calls[0] + 1 + self.settings.tabu
         self._calls[0] += 1
-        return delta
 
     def _draw(self, weights: np.ndarray) -> int:
         """An index drawn with probability proportional to weights (from the search's rng)."""

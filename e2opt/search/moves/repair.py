@@ -68,7 +68,12 @@ class RepairMove(Move):
         cells = self.destroy()
         if len(cells) < 2:
             return 0
-        return repair_cells(self.ctx, cells, self.settings, self.floor, self._buffers)
+        return self.repair(cells)
+
+    def repair(self, cells: np.ndarray, floor: bool | None = None) -> int:
+        """Repair and apply ``cells``; the score change. ``floor`` (default: the move's) keeps the result at or
+        above the input's score; after a call, ``stats[0]`` is the annealing's best change."""
+        return repair_cells(self.ctx, cells, self.settings, self.floor if floor is None else floor, self._buffers)
 
 
 def repair_cells(

@@ -1,0 +1,449 @@
+"""Smoke runs of every script in benchmarks/: each runs once on a tiny instance with a tiny budget, its outputs
+in tmp_path (never in benchmarks/results/), and what it promises is checked (exit 0, a result line, JSON keys).
+A script added to benchmarks/ without an entry in SMOKE fails test_every_script_has_a_smoke_run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+INST = ROOT / "instances"
+E2 = str(INST / "eternity2.txt")
+E2_BOARD = str(INST / "boards" / "eternity2_470_Joshua_Blackwood_470.board")
+SET1_3 = str(INST / "brendan_set1" / "set1_03x03.txt")
+SET1_4 = str(INST / "brendan_set1" / "set1_04x04.txt")
+CONFIG = str(ROOT / "config" / "eternity2.yaml")
+
+
+def jsonl(path: Path) -> list[dict]:
+    """The JSON lines of a file."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def check_bad_inputs(tmp: Path, out: str) -> None:
+    page = (tmp / "bad.md").read_text(encoding="utf-8")
+    assert "**2 cases, 1 families: 2 pass, 0 fail;" in page
+    assert page.count("| 2 | `e2opt: error: ") == 2
+
+
+def check_clique(tmp: Path, out: str) -> None:
+    (line,) = jsonl(tmp / "c.jsonl")
+    assert line["puzzle"] == "set2_03x03" and line["max_joins"] == 12
+    assert [m["q"] for m in line["runs"][0]["marks"]] == [1000, 2000]
+    assert "set2_03x03 cpsat: {'joins': 12, 'status': 'optimal'" in out
+
+
+def check_clique_move(tmp: Path, out: str) -> None:
+    rows = jsonl(tmp / "cm.jsonl")
+    assert [r["move"] for r in rows] == ["region det=0.1", "clique q=1000"]
+    assert all(r["gain"] >= 0 and r["cells"] == 16 for r in rows)
+
+
+def check_cpsat(tmp: Path, out: str) -> None:
+    (row,) = jsonl(tmp / "cs.jsonl")
+    assert row["status"] == "OPTIMAL" and row["score_after"] == 24
+
+
+def check_cpsat_memory(tmp: Path, out: str) -> None:
+    page = (tmp / "mem.md").read_text(encoding="utf-8")
+    assert "| 4x4 | table | 144 |" in page and "| 4x4 | element | 144 |" in page
+
+
+def check_dfs(tmp: Path, out: str) -> None:
+    (row,) = jsonl(tmp / "d.jsonl")
+    assert row["puzzle"] == "set1_04x04" and row["valid"] is True and 0 <= row["score"] <= 24
+    assert len(list((tmp / "boards").glob("set1_04x04_auto_order_s1_*.board"))) == 1
+
+
+def check_dfs_pipeline(tmp: Path, out: str) -> None:
+    assert out.startswith("set1_04x04 seed 1 1 CPU s: ") and " valid | cpu " in out
+    assert (tmp / "boards" / "pipeline_set1_04x04_s1_1cpu.board").exists()
+
+
+def check_engine(tmp: Path, out: str) -> None:
+    assert "kernel: before " in out and "after/before " in out
+
+
+def check_exact_count(tmp: Path, out: str) -> None:
+    (row,) = jsonl(tmp / "ex.jsonl")
+    assert (row["puzzle"], row["solutions"], row["complete"]) == ("set1_03x03", 16, True)
+
+
+def check_exact_brendan(tmp: Path, out: str) -> None:
+    assert [(r["method"], r["solutions"]) for r in jsonl(tmp / "exb.jsonl")] == [
+        ("colorpairs", 16),
+        ("cpsat", 16),
+    ]
+
+
+def check_exact_best(tmp: Path, out: str) -> None:
+    rows = jsonl(tmp / "best.jsonl")
+    assert [r["bound"] for r in rows] == ["none", "optimum-1", "optimum"]
+    assert (
+        rows[0]["complete"] is True
+        and rows[0]["score"] == rows[1]["score"] == 23
+        and rows[2]["score"] is None
+    )
+
+
+def check_table_line(text: str) -> Callable[[Path, str], None]:
+    """A check that the output holds ``text``."""
+
+    def check(tmp: Path, out: str) -> None:
+        assert text in out, out
+
+    return check
+
+
+def check_mutation(tmp: Path, out: str) -> None:
+    assert "| e2opt.core.board.py | 3 | 1 | 1 | 1 | 50.0% |" in out
+
+
+def check_pipeline(tmp: Path, out: str) -> None:
+    fig = json.loads((tmp / "pb.json").read_text())["figures"]["pipeline"]["1"]
+    assert fig["verified"] is True and 0 <= fig["score"] <= 24
+    assert Path(fig["run_dir"]).parent == tmp / "runs"
+
+
+def check_regions(tmp: Path, out: str) -> None:
+    (row,) = jsonl(tmp / "reg.jsonl")
+    assert row["label"] == "smoke" and 0 <= row["construction_score"] <= 24
+
+
+def check_repair(tmp: Path, out: str) -> None:
+    (row,) = jsonl(tmp / "rep.jsonl")
+    assert (row["variant"], row["start"]) == ("default", 470) and row["best"] >= 470
+
+
+def check_rss(tmp: Path, out: str) -> None:
+    lines = (tmp / "rss.csv").read_text().splitlines()
+    assert lines[0] == "elapsed_s,rss_mb" and len(lines) >= 2 and out.startswith("exit 0; ")
+
+
+def check_workers_kill(tmp: Path, out: str) -> None:
+    summary = jsonl(tmp / "wk.jsonl")[-1]
+    assert summary["exit"] == 0 and summary["final_ge_every_earlier"] is True and len(summary["workers"]) == 2
+
+
+def mutants(tmp: Path) -> None:
+    """A mutmut folder of one module: one mutant survived, one killed, one not run."""
+    (tmp / "mut").mkdir()
+    (tmp / "mut" / "e2opt.core.board.py.meta").write_text('{"exit_code_by_key": {"a": 0, "b": 1, "c": null}}')
+
+
+def runs_folder(tmp: Path) -> None:
+    (tmp / "runs").mkdir()
+
+
+# script -> (arguments, env additions, preparation, check); {tmp} is tmp_path; several entries per script allowed
+Entry = tuple[str, list[str], dict[str, str], Callable[[Path], None] | None, Callable[[Path, str], None]]
+SMOKE: list[Entry] = [
+    ("bad_inputs.py", ["--cases", "2", "--out", "{tmp}/bad.md"], {}, None, check_bad_inputs),
+    (
+        "clique_bench.py",
+        [
+            "--puzzles",
+            str(INST / "brendan_set2" / "set2_03x03.txt"),
+            "--seeds",
+            "1",
+            "--qs",
+            "1000",
+            "2000",
+            "--min-cap",
+            "0.2",
+            "--out",
+            "{tmp}/c.jsonl",
+        ],
+        {},
+        None,
+        check_clique,
+    ),
+    (
+        "clique_move_bench.py",
+        [E2, E2_BOARD, "--windows", "1", "--size", "4", "4", "--qs", "1000", "--out", "{tmp}/cm.jsonl"],
+        {},
+        None,
+        check_clique_move,
+    ),
+    (
+        "clique_6x6.sh",
+        [],
+        {"PUZZLES": SET1_4, "SEEDS": "1", "SELECTIONS": "1e4"},
+        None,
+        check_table_line("seed 1: clique 16/16"),
+    ),
+    (
+        "cpsat_bench.py",
+        [
+            "--instance",
+            SET1_4,
+            "--relaxed",
+            "0",
+            "--seeds",
+            "1",
+            "--set",
+            "time_limit_s=2",
+            "--out",
+            "{tmp}/cs.jsonl",
+        ],
+        {},
+        None,
+        check_cpsat,
+    ),
+    (
+        "cpsat_memory.py",
+        ["--sizes", "4", "--limit", "0.5", "--out", "{tmp}/mem.md"],
+        {},
+        None,
+        check_cpsat_memory,
+    ),
+    (
+        "dfs_bench.py",
+        [
+            SET1_4,
+            "--seeds",
+            "1",
+            "--dfs-s",
+            "0.2",
+            "--total-s",
+            "1",
+            "--out",
+            "{tmp}/d.jsonl",
+            "--boards",
+            "{tmp}/boards",
+        ],
+        {},
+        None,
+        check_dfs,
+    ),
+    ("dfs_pipeline.sh", ["1", "1", SET1_4], {"BOARDS": "{tmp}/boards"}, None, check_dfs_pipeline),
+    ("dfs_rate.py", ["1", "--placements", "1e5"], {}, None, check_table_line("seed 1: 100,000 placements")),
+    (
+        "engine_bench.py",
+        [str(ROOT), "--reps", "1", "--kernel-cpu-s", "0.1", "--figures", "kernel"],
+        {},
+        None,
+        check_engine,
+    ),
+    (
+        "exact_bench.py",
+        ["count", "--instances", "set1_03x03", "--limit", "5", "--out", "{tmp}/ex.jsonl"],
+        {},
+        None,
+        check_exact_count,
+    ),
+    (
+        "exact_bench.py",
+        [
+            "brendan",
+            "--instances",
+            "set1_03x03",
+            "--limit",
+            "5",
+            "--cpsat-limit",
+            "5",
+            "--out",
+            "{tmp}/exb.jsonl",
+        ],
+        {},
+        None,
+        check_exact_brendan,
+    ),
+    (
+        "exact_bench.py",
+        [
+            "best",
+            "--sizes",
+            "4",
+            "--seeds",
+            "0",
+            "--recolour",
+            "1",
+            "--limit",
+            "5",
+            "--out",
+            "{tmp}/best.jsonl",
+        ],
+        {},
+        None,
+        check_exact_best,
+    ),
+    (
+        "exact_estimate.py",
+        [SET1_4],
+        {},
+        None,
+        check_table_line("| set1_04x04 | 3.7 | 3.7 | 3.9 | 3.9 | 0.4 |"),
+    ),
+    (
+        "formats_bench.py",
+        ["--repeats", "1"],
+        {},
+        None,
+        check_table_line("| official-set check and numbering"),
+    ),
+    (
+        "moves_bench.py",
+        ["tsr", "--instance", E2, "--board", E2_BOARD, "--cpu-s", "0.05"],
+        {},
+        None,
+        check_table_line("score 470 -> 470"),
+    ),
+    (
+        "moves_bench.py",
+        ["region", "--instance", E2, "--board", E2_BOARD, "--sizes", "4", "--calls", "2"],
+        {},
+        None,
+        check_table_line("4x4: 2 calls, improved 0 (0%)"),
+    ),
+    (
+        "moves_bench.py",
+        ["mix", "--config", CONFIG, "--cpu-s", "0.2", "--at", "--seeds", "1", "--variants", "today"],
+        {},
+        None,
+        check_table_line("today: median 0.2s "),
+    ),
+    ("mutation_counts.py", ["{tmp}/mut"], {}, mutants, check_mutation),
+    (
+        "pipeline_bench.py",
+        [
+            "--cpu-s",
+            "1",
+            "--seeds",
+            "1",
+            "--variants",
+            "pipeline",
+            "--puzzle",
+            SET1_4,
+            "--out",
+            "{tmp}/pb.json",
+            "--keep",
+            "{tmp}/runs",
+        ],
+        {},
+        None,
+        check_pipeline,
+    ),
+    (
+        "regions_bench.py",
+        [
+            str(ROOT / "config" / "eternity2_regions.yaml"),
+            "--seeds",
+            "1",
+            "--label",
+            "smoke",
+            "--set",
+            f"instance={SET1_4}",
+            "--out",
+            "{tmp}/reg.jsonl",
+        ],
+        {},
+        None,
+        check_regions,
+    ),
+    (
+        "repair_bench.py",
+        [
+            "--boards",
+            E2_BOARD,
+            "--config",
+            CONFIG,
+            "--cpu-s",
+            "0.1",
+            "--variants",
+            "default",
+            "--out",
+            "{tmp}/rep.jsonl",
+        ],
+        {},
+        None,
+        check_repair,
+    ),
+    (
+        "repair_bench.py",
+        ["--probe", "--boards", E2_BOARD, "--config", CONFIG, "--cpu-s", "0.02"],
+        {},
+        None,
+        check_table_line("| repair_window | "),
+    ),
+    (
+        "rss_probe.py",
+        [
+            "--every",
+            "0.1",
+            "--settle",
+            "0",
+            "--out",
+            "{tmp}/rss.csv",
+            "--",
+            sys.executable,
+            "-c",
+            "import time; time.sleep(0.3)",
+        ],
+        {},
+        None,
+        check_rss,
+    ),
+    (
+        "workers_kill.py",
+        [
+            "--kills",
+            "1",
+            "--runtime",
+            "3",
+            "--runs-dir",
+            "{tmp}/runs",
+            "{tmp}/wk.jsonl",
+            "--",
+            CONFIG,
+            "--workers",
+            "2",
+            "--set",
+            f"instance={SET1_4}",
+            "--set",
+            "output.plots=false",
+        ],
+        {},
+        runs_folder,
+        check_workers_kill,
+    ),
+]
+
+
+def test_every_script_has_a_smoke_run() -> None:
+    scripts = sorted(p.name for p in BENCH.iterdir() if p.suffix in (".py", ".sh"))
+    assert scripts == sorted({entry[0] for entry in SMOKE})
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "env", "prepare", "check"),
+    SMOKE,
+    ids=[f"{e[0]}-{e[1][0] if e[1] else ''}" for e in SMOKE],
+)
+def test_smoke(tmp_path: Path, script: str, args: list[str], env: dict[str, str], prepare, check) -> None:
+    """The script exits 0 from an empty folder and writes what it promises; nothing lands in the repository."""
+    if prepare:
+        prepare(tmp_path)
+    path = BENCH / script
+    command = ["bash" if script.endswith(".sh") else sys.executable, str(path)]
+    command += [a.replace("{tmp}", str(tmp_path)) for a in args]
+    extra = {k: v.replace("{tmp}", str(tmp_path)) for k, v in env.items()}
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHON": sys.executable, **extra}
+    before = subprocess.run(
+        ["git", "status", "--porcelain", "benchmarks"], cwd=ROOT, capture_output=True, text=True
+    )
+    proc = subprocess.run(command, cwd=tmp_path, env=full_env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    check(tmp_path, proc.stdout)
+    after = subprocess.run(
+        ["git", "status", "--porcelain", "benchmarks"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert after.stdout == before.stdout
