@@ -76,17 +76,6 @@ class CliqueMove(RegionMove):
         self.filled = 0
         self.undone = 0  # calls whose result lost joins and was put back
 
-    def __call__(self) -> int:
-        cells = self.window()
-        delta = self.repair(cells)
-        self.mark_window(cells)
-        return delta
-
-    def mark_window(self, cells: np.ndarray) -> None:
-        """Count a call on ``cells``: none of them is a window centre for the next ``tabu`` calls."""
-        self._tabu[cells] = self._calls[0] + 1 + self.settings.tabu
-        self._calls[0] += 1
-
     def repair(self, cells: np.ndarray) -> int:
         """Max clique on flat ``cells``, holes filled; applied unless it loses joins; the score change."""
         ctx, settings = self.ctx, self.settings

@@ -77,9 +77,13 @@ class RegionMove(Move):
 
     def __call__(self) -> int:
         cells = self.window()
-        delta = repair(self.ctx, cells, self.settings)
+        delta = self.repair(cells)
         self.mark_window(cells)
         return delta
+
+    def repair(self, cells: np.ndarray) -> int:
+        """CP-SAT repair of flat ``cells`` (the window), applied when it gains; the score change."""
+        return repair(self.ctx, cells, self.settings)
 
     def mark_window(self, cells: np.ndarray) -> None:
         """Count a call on ``cells``: none of them is a window centre for the next ``tabu`` calls."""
