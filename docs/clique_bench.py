@@ -26,7 +26,7 @@ from pathlib import Path
 
 from e2opt.clique.graph import fixed_board, puzzle_graph
 from e2opt.clique.solve import board_from_clique, run_heuristic
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 from e2opt.cpsat.region_model import solve_region
 
 QS = (1_000_000, 10_000_000, 50_000_000)

@@ -23,8 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from e2opt.core.board import read_board
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.search.config import SearchConfig
 from e2opt.search.moves import MovesConfig
 from e2opt.search.moves.clique import CliqueMove, CliqueMoveConfig

@@ -26,7 +26,7 @@ import yaml
 
 from e2opt.construct.config import CpSatConfig
 from e2opt.construct.cpsat import construct_cpsat
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 
 
 def one(instance: str, relaxed: int, seed: int, settings: dict) -> dict:

@@ -18,7 +18,7 @@ from e2opt.breakdfs.config import HarvestConfig
 from e2opt.breakdfs.construct import build_breakdfs
 
 from e2opt.core.board import score
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 from e2opt.engine.loader import load_config
 
 config = (

@@ -25,7 +25,7 @@ import numpy as np
 from e2opt.construct.dfs.build import build_dfs
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
 from e2opt.core.board import format_board
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.verify import verify_texts
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from e2opt.construct.dfs.config import DfsConfig
 from e2opt.construct.dfs.longrun import LongRun
 from e2opt.construct.dfs.recipes import preset_recipe
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 
 
 def main() -> None:

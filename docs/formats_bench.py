@@ -8,11 +8,10 @@ import statistics
 import time
 from pathlib import Path
 
-from e2opt.core.board import read_board
 from e2opt.core.formats.detect import BOARD_WRITERS, PUZZLE_WRITERS, parse_any_board, parse_any_puzzle
 from e2opt.core.formats.official import _official_cached
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.formats.viewer import viewer_url
-from e2opt.core.puzzle import read_puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 

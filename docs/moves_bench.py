@@ -22,8 +22,8 @@ import time
 import numpy as np
 
 from e2opt.bench.runs import search_once
-from e2opt.core.board import random_board, read_board
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.board import random_board
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.cpsat.region_model import solve_region
 from e2opt.engine.loader import load_config
 from e2opt.search.config import SearchConfig
