@@ -21,7 +21,8 @@ CHILD = """
 import json, resource, sys, time
 import numpy as np
 from e2opt.construct.config import CpSatConfig
-from e2opt.construct.cpsat import build_model, memory_estimate_mb, options, solve_interruptibly, solver_for
+from e2opt.construct.cpsat import memory_estimate_mb, options, solve_interruptibly, solver_for
+from e2opt.cpsat.relaxed_model import build_model
 from e2opt.core.generate import generate
 size, table, limit = int(sys.argv[1]), sys.argv[2] == "table", float(sys.argv[3])
 puzzle, _ = generate(size, size, 5, 17 if size > 10 else 8, 1)

@@ -25,8 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from e2opt.core.formats.read import read_puzzle  # noqa: E402
 from e2opt.core.generate import generate  # noqa: E402
-from e2opt.core.puzzle import Puzzle, read_puzzle  # noqa: E402
+from e2opt.core.puzzle import Puzzle  # noqa: E402
 from e2opt.exact.solve import EXACT_METHODS, SolveOptions, solve  # noqa: E402
 
 SET1 = ROOT / "instances" / "brendan_set1"

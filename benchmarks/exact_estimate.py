@@ -20,8 +20,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from e2opt.construct import ORDERS
-from e2opt.core.puzzle import CORNER, EDGE, GREY, INNER, Puzzle, read_puzzle
+from e2opt import read_puzzle
+from e2opt.core.puzzle import CORNER, EDGE, GREY, INNER, Puzzle
+from e2opt.fill.order import ORDERS
 
 
 def match_probabilities(puzzle: Puzzle) -> tuple[float, float]:

@@ -21,9 +21,9 @@ import time
 
 import numpy as np
 
-from e2opt import load_config, read_puzzle
+from e2opt import load_config, read_board, read_puzzle
 from e2opt.bench.runs import search_once
-from e2opt.core.board import random_board, read_board
+from e2opt.core.board import random_board
 from e2opt.cpsat.region_model import solve_region
 from e2opt.search.config import SearchConfig
 from e2opt.search.moves import MovesConfig

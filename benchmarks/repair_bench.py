@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from e2opt import load_config
-from e2opt.core.board import format_board, read_board
-from e2opt.core.puzzle import format_puzzle, read_puzzle
+from e2opt import load_config, read_board, read_puzzle
+from e2opt.core.board import format_board
+from e2opt.core.puzzle import format_puzzle
 from e2opt.core.verify import verify_texts
 from e2opt.search.moves import MOVES
 from e2opt.search.stop import AnyOf, Clock, MaxCpuTime, TargetScore

@@ -7,13 +7,30 @@ a puzzle (like ``e2opt solve``), and the readers and writers of puzzles, boards 
 from __future__ import annotations
 
 import warnings
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .core.board import Board, read_board, score, write_board
-from .core.puzzle import Puzzle, read_puzzle, write_puzzle
-from .engine.config import RunConfig
-from .engine.loader import load_config
+from .core.board import Board, score, write_board
+from .core.formats.read import read_board, read_puzzle
+from .core.puzzle import Puzzle, write_puzzle
+
+if TYPE_CHECKING:
+    from .engine.config import RunConfig
+    from .engine.loader import load_config
+
+# names that load numba and OR-Tools: imported on first use (PEP 562), so ``import e2opt`` stays light
+_LAZY = {"RunConfig": ".engine.config", "load_config": ".engine.loader"}
+
+
+def __getattr__(name: str) -> Any:
+    """The public names of ``_LAZY``, imported when first asked for (then cached in the module)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Board",
@@ -62,5 +79,7 @@ def solve_exact(puzzle: Puzzle | str | Path, **options: Any):
 
 def solve(config: RunConfig | str | Path, **kwargs: Any):
     """Deprecated name of ``run`` (``solve`` now means the exact search: ``solve_exact``)."""
-    warnings.warn("e2opt.solve is e2opt.run now (e2opt.solve_exact is the exact search)", DeprecationWarning, 2)
+    warnings.warn(
+        "e2opt.solve is e2opt.run now (e2opt.solve_exact is the exact search)", DeprecationWarning, 2
+    )
     return run(config, **kwargs)

@@ -6,9 +6,9 @@ import itertools
 
 import numpy as np
 
-from e2opt.construct.order import DC, DR, FillOrder
 from e2opt.core.board import Board, score
 from e2opt.core.puzzle import Puzzle
+from e2opt.fill.order import DC, DR, FillOrder
 
 
 def best_gain_codes(puzzle: Puzzle, order: FillOrder, placed: list[int], d: int) -> tuple[int, set[int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 
-from e2opt.construct.order import DC, DR
+from e2opt.fill.order import DC, DR
 
 
 class _Enough(Exception):

@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
+from e2opt.kernels.rng import below, uniform
 from e2opt.search.flat import FlatPuzzle
-from e2opt.search.kernels import below, uniform
 
 
 def joins(flat: FlatPuzzle, piece: np.ndarray, rot: np.ndarray) -> int:

@@ -18,7 +18,7 @@ from e2opt.bench.runs import (
 from e2opt.cli.main import main
 from e2opt.core.board import random_board, score
 from e2opt.core.errors import E2optError
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 from e2opt.search.config import SearchConfig
 from tests.conftest import INSTANCES, SET1
 

@@ -14,14 +14,14 @@ from e2opt.core.board import (
     mismatches,
     parse_board,
     random_board,
-    read_board,
     rule_violations,
     score,
     write_board,
 )
 from e2opt.core.errors import BoardError
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import parse_puzzle, read_puzzle
+from e2opt.core.puzzle import parse_puzzle
 
 SHIPPED_BOARDS = sorted(BOARDS.glob("*.board")) + sorted((SET1 / "solutions").glob("*.board"))
 

@@ -12,7 +12,7 @@ from conftest import SET1
 
 from e2opt.construct import scan
 from e2opt.construct.config import BeamConfig
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 from e2opt.engine.loader import load_config
 from e2opt.engine.run import run_config
 from e2opt.search.tabu import warm_up

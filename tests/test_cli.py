@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import BOARDS, INSTANCES, TINY_BOARD, TINY_PUZZLE, e2opt
 
-from e2opt.core.board import read_board, score
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.board import score
+from e2opt.core.formats.read import read_board, read_puzzle
 
 BEST = BOARDS / "eternity2_470_Joshua_Blackwood_470.board"
 

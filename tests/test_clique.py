@@ -16,8 +16,9 @@ from e2opt.clique.place import is_clique
 from e2opt.clique.pls import BEST, OM, PA, C, CliqueSearch
 from e2opt.clique.solve import board_from_clique, run_heuristic
 from e2opt.core.board import Board, format_board, parse_board, random_board, score
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import CORNER, format_puzzle, parse_puzzle, read_puzzle, rotate
+from e2opt.core.puzzle import CORNER, format_puzzle, parse_puzzle, rotate
 from e2opt.core.verify import verify_texts
 from tests.conftest import SET1, TINY_BOARD, TINY_PUZZLE
 
@@ -65,7 +66,10 @@ def _reference_edges(puzzle, nodes) -> set:
 
 def _as_tuples(puzzle, graph):
     cell = graph.node_cell()
-    return [(int(p), divmod(int(x), puzzle.cols), int(k)) for p, x, k in zip(graph.piece, cell, graph.rot, strict=True)]
+    return [
+        (int(p), divmod(int(x), puzzle.cols), int(k))
+        for p, x, k in zip(graph.piece, cell, graph.rot, strict=True)
+    ]
 
 
 def _bitset_edges(adj) -> set:
@@ -108,8 +112,12 @@ def test_window_graph_equals_the_brute_force_one_against_the_board_around():
         board = random_board(puzzle, np.random.default_rng(seed))
         cells = window_cells(puzzle, seed % 2, 1 + seed % 3, 3, 3)
         region = [divmod(int(x), puzzle.cols) for x in cells]
-        fixed = {(r, c): (int(board.piece[r, c]), int(board.rot[r, c]))
-                 for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in region}
+        fixed = {
+            (r, c): (int(board.piece[r, c]), int(board.rot[r, c]))
+            for r in range(puzzle.rows)
+            for c in range(puzzle.cols)
+            if (r, c) not in region
+        }
         pieces = [int(board.piece[r, c]) for r, c in region]
         graph = window_graph(puzzle, board, cells)
         ref = _reference_nodes(puzzle, fixed, region, pieces, symmetry=False)
@@ -136,8 +144,12 @@ def _check_sets(search: CliqueSearch) -> None:
     delta = [sum(1 for u in clique if u != v and not joined(u, v)) for v in range(n)]
     assert search.delta[:n].tolist() == delta
     assert all(delta[v] == 0 for v in clique)
-    assert set(search.lists[PA, : search.size[PA]].tolist()) == {v for v in range(n) if v not in clique and delta[v] == 0}
-    assert set(search.lists[OM, : search.size[OM]].tolist()) == {v for v in range(n) if v not in clique and delta[v] == 1}
+    assert set(search.lists[PA, : search.size[PA]].tolist()) == {
+        v for v in range(n) if v not in clique and delta[v] == 0
+    }
+    assert set(search.lists[OM, : search.size[OM]].tolist()) == {
+        v for v in range(n) if v not in clique and delta[v] == 1
+    }
 
 
 def test_heuristic_returns_cliques_as_large_as_the_exact_oracle_on_small_graphs():
@@ -197,9 +209,12 @@ def test_dimacs_reads_back_to_the_same_graph(tmp_path):
     puzzle = parse_puzzle(TINY_PUZZLE)
     board = parse_board(TINY_BOARD)
     big = generate(5, 5, 3, 3, 1)
-    graphs = [puzzle_graph(read_puzzle(SET1 / "set1_04x04.txt")), puzzle_graph(puzzle),
-              window_graph(big[0], big[1], window_cells(big[0], 1, 1, 3, 3)),
-              window_graph(puzzle, board, window_cells(puzzle, 0, 0, 2, 3))]
+    graphs = [
+        puzzle_graph(read_puzzle(SET1 / "set1_04x04.txt")),
+        puzzle_graph(puzzle),
+        window_graph(big[0], big[1], window_cells(big[0], 1, 1, 3, 3)),
+        window_graph(puzzle, board, window_cells(puzzle, 0, 0, 2, 3)),
+    ]
     for k, graph in enumerate(graphs):
         path = tmp_path / f"g{k}.clq"
         assert write_dimacs(graph, path, "test", buffer_bytes=4096) == (graph.n_nodes, graph.n_edges())
@@ -208,8 +223,10 @@ def test_dimacs_reads_back_to_the_same_graph(tmp_path):
         assert {tuple(e) for e in edges.tolist()} == _bitset_edges(graph.bitset())
         node_lines = [ln.split()[2:] for ln in path.read_text().splitlines() if ln.startswith("c node ")]
         cell = graph.node_cell()
-        assert node_lines == [[str(v) for v in (i + 1, p, x // graph.cols, x % graph.cols, k2)]
-                              for i, (p, x, k2) in enumerate(zip(graph.piece, cell, graph.rot, strict=True))]
+        assert node_lines == [
+            [str(v) for v in (i + 1, p, x // graph.cols, x % graph.cols, k2)]
+            for i, (p, x, k2) in enumerate(zip(graph.piece, cell, graph.rot, strict=True))
+        ]
 
 
 def test_a_perfect_board_is_a_perfect_clique_of_its_window():

@@ -11,13 +11,14 @@ from construct_reference import best_gain_codes, brute_force_best
 
 from e2opt.construct.beam import run_beam
 from e2opt.construct.config import BeamConfig
-from e2opt.construct.order import ORDERS, make_order
 from e2opt.construct.scan import build_beam
-from e2opt.construct.tables import build_tables
 from e2opt.core.board import format_board
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import format_puzzle, read_puzzle
+from e2opt.core.puzzle import format_puzzle
 from e2opt.core.verify import verify_texts
+from e2opt.fill.order import ORDERS, make_order
+from e2opt.fill.tables import build_tables
 
 
 def assert_valid(puzzle, board) -> int:
@@ -229,4 +230,3 @@ def test_beam_reports_progress_while_it_runs(monkeypatch):
     beam = r"beam: (\d+) beam\(s\), best (\d+)/480, [\d,]+ expansions per CPU s"
     assert lines and all(re.fullmatch(beam, line) for line in lines)
     assert [int(re.fullmatch(beam, line).group(1)) for line in lines] == list(range(1, len(lines) + 1))
-

@@ -14,20 +14,21 @@ from ortools.sat.python import cp_model
 from e2opt.construct import cpsat
 from e2opt.construct.config import CpSatConfig
 from e2opt.construct.cpsat import construct_cpsat
-from e2opt.construct.cpsat_model import (
+from e2opt.core.board import Board, format_board, join_matches, rule_violations, score
+from e2opt.core.errors import E2optError
+from e2opt.core.formats.read import read_board, read_puzzle
+from e2opt.core.generate import generate
+from e2opt.core.puzzle import Puzzle, format_puzzle
+from e2opt.core.verify import verify_texts
+from e2opt.cpsat.relaxed_model import (
     build_model,
     check_relaxed,
     draw_relaxed,
     max_relaxed,
     symmetry_applies,
 )
-from e2opt.construct.order import spiral as spiral_order
-from e2opt.core.board import Board, format_board, join_matches, read_board, rule_violations, score
-from e2opt.core.errors import E2optError
-from e2opt.core.generate import generate
-from e2opt.core.puzzle import Puzzle, format_puzzle, read_puzzle
-from e2opt.core.verify import verify_texts
 from e2opt.engine.progress import construction_line
+from e2opt.fill.order import spiral as spiral_order
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 SET1 = INSTANCES / "brendan_set1"

@@ -23,12 +23,13 @@ from e2opt.construct.dfs.longrun import LongRun, default_min_placed
 from e2opt.construct.dfs.recipes import BLACKWOOD_BREAKS, preset_recipe
 from e2opt.construct.dfs.rules import frame_colours, make_rules
 from e2opt.construct.finish import placed_joins
-from e2opt.construct.order import DC, DR, make_order
-from e2opt.construct.teeth_order import blackwood
 from e2opt.core.board import format_board, rule_violations, score
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import format_puzzle, read_puzzle
+from e2opt.core.puzzle import format_puzzle
 from e2opt.core.verify import verify_texts
+from e2opt.fill.order import DC, DR, make_order
+from e2opt.fill.teeth_order import blackwood
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -237,7 +238,9 @@ def test_a_run_cut_in_two_at_a_checkpoint_equals_the_run_in_one_piece_aborts_inc
 def test_positions_written_for_256_cells_scale_to_other_boards_and_absolute_ones_are_checked():
     p = _puzzle(8, 8, 1, frame=4, inner=6)
     order = make_order(p, "blackwood", 5)
-    rules = make_rules(p, order, preset_recipe(_cfg(), p, "blackwood"))  # Blackwood's numbers scaled by 64 / 256
+    rules = make_rules(
+        p, order, preset_recipe(_cfg(), p, "blackwood")
+    )  # Blackwood's numbers scaled by 64 / 256
     assert rules.allow[49] == 0 and rules.allow[50] == 1 and rules.allow[-1] == 10  # 201 * 64 / 256 = 50
     assert rules.qmin[40] == 119 // 4 and rules.qmin.max() <= 119 / 4
     assert check_dfs(_cfg(breaks=BLACKWOOD_BREAKS), p) == []

@@ -11,9 +11,9 @@ from dfs_reference import reference_trace
 from e2opt.construct.dfs import kernel as k
 from e2opt.construct.dfs.rules import Recipe, frame_colours, make_rules
 from e2opt.construct.dfs.search import Dfs
-from e2opt.construct.order import make_order
 from e2opt.core.board import score
 from e2opt.core.generate import generate
+from e2opt.fill.order import make_order
 
 ORDERS = ("blackwood", "row_scan", "comb", "frame_comb")
 

@@ -16,12 +16,13 @@ from e2opt.construct.dfs.legacy import BacktrackConfig, BreakDfsConfig
 from e2opt.construct.dfs.recipes import preset_recipe
 from e2opt.construct.dfs.rules import make_rules
 from e2opt.construct.finish import fill_by_assignment
-from e2opt.construct.order import make_order
 from e2opt.core.board import Board, format_board
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import format_puzzle, read_puzzle
+from e2opt.core.puzzle import format_puzzle
 from e2opt.core.verify import verify_texts
 from e2opt.engine.loader import load_config
+from e2opt.fill.order import make_order
 
 
 def _valid_score(puzzle, board) -> int:

@@ -13,8 +13,8 @@ from e2opt.construct.dfs.longrun import LongRun
 from e2opt.construct.dfs.recipes import BLACKWOOD_BREAKS, preset_recipe, recipe_name
 from e2opt.construct.dfs.rules import sequence
 from e2opt.construct.finish import placed_joins
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import read_puzzle
 
 
 def test_auto_is_blackwood_only_on_the_official_set_with_its_starter_hint():

@@ -9,8 +9,9 @@ import pytest
 from conftest import SET1, e2opt, solve_process
 
 from e2opt.core.board import Board, random_board, score, write_board
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import Puzzle, read_puzzle, write_puzzle
+from e2opt.core.puzzle import Puzzle, write_puzzle
 from e2opt.core.verify import verify_files
 from e2opt.exact.optimum import best_board
 
@@ -36,7 +37,11 @@ def brute_force_best(puzzle: Puzzle) -> int:
                 if all((puzzle.oriented[p, rot, s] == 0) == rim[s] for s in range(4))
             ]
         )
-    best, piece, rot = -1, np.zeros((puzzle.rows, puzzle.cols), int), np.zeros((puzzle.rows, puzzle.cols), int)
+    best, piece, rot = (
+        -1,
+        np.zeros((puzzle.rows, puzzle.cols), int),
+        np.zeros((puzzle.rows, puzzle.cols), int),
+    )
 
     def place(i: int, used: set[int]) -> None:
         nonlocal best
@@ -72,7 +77,9 @@ def test_the_known_score_bounds_the_search_both_ways():
     assert optimum < puzzle.max_score  # the recoloured side costs the planted board a join
     at = best_board(puzzle, known_score=optimum, progress=None)  # nothing beats it: proved, no board
     assert at.complete and at.board is None and at.upper == optimum
-    assert at.summary().startswith(f"no board scores more than {optimum}/{puzzle.max_score} (complete search)")
+    assert at.summary().startswith(
+        f"no board scores more than {optimum}/{puzzle.max_score} (complete search)"
+    )
     below = best_board(puzzle, known_score=optimum - 2, progress=None)
     assert below.complete and below.score == optimum
     turned_off = best_board(puzzle, symmetry=False, progress=None)
@@ -83,8 +90,10 @@ def test_a_known_board_is_kept_when_nothing_beats_it_and_beaten_otherwise():
     puzzle = broken(2, 4, 4)
     optimum = best_board(puzzle, progress=None).board
     kept = best_board(puzzle, known_board=optimum, progress=None)
-    assert kept.complete and kept.board is optimum and kept.summary().startswith(
-        f"best {kept.score}/{puzzle.max_score}, optimal"
+    assert (
+        kept.complete
+        and kept.board is optimum
+        and kept.summary().startswith(f"best {kept.score}/{puzzle.max_score}, optimal")
     )
     start = random_board(puzzle, np.random.default_rng(0))
     beaten = best_board(puzzle, known_board=start, progress=None)
@@ -149,7 +158,10 @@ def test_a_from_board_that_breaks_the_rules_is_a_one_line_error(tmp_path):
     write_board(Board(start.piece, (start.rot + 1) % 4), tmp_path / "turned.board")  # grey away from the rim
     out = e2opt("solve", SET1 / "set1_04x04.txt", "--best", "--from", tmp_path / "turned.board")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
-    assert f"--from {tmp_path / 'turned.board'}: the board is not a valid placement (24 broken rule(s)" in out.stderr
+    assert (
+        f"--from {tmp_path / 'turned.board'}: the board is not a valid placement (24 broken rule(s)"
+        in out.stderr
+    )
 
 
 @pytest.mark.slow

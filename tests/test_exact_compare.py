@@ -6,7 +6,7 @@ import pytest
 from conftest import SET1, e2opt
 
 from e2opt.core.errors import E2optError
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 from e2opt.exact.compare import compare, format_compare
 
 
@@ -16,8 +16,13 @@ def test_every_combination_counts_the_same_solutions_and_static_orders_ignore_va
     assert len(rows) == 2 * 2 * 2 * 3 and all(r.complete for r in rows)
     assert {r.solutions for r in rows if r.puzzle == "set1_03x04"} == {32}
     assert {r.solutions for r in rows if r.puzzle == "set1_04x04"} == {36}
-    for puzzle in ("set1_03x04", "set1_04x04"):  # plain DFS, static order, whole tree: the value order is moot
-        assert len({r.nodes for r in rows if r.puzzle == puzzle and (r.method, r.order) == ("dfs", "row")}) == 1
+    for puzzle in (
+        "set1_03x04",
+        "set1_04x04",
+    ):  # plain DFS, static order, whole tree: the value order is moot
+        assert (
+            len({r.nodes for r in rows if r.puzzle == puzzle and (r.method, r.order) == ("dfs", "row")}) == 1
+        )
     table = format_compare(rows, True, 10.0)
     fewest = min(r.nodes for r in rows if r.puzzle == "set1_04x04")
     assert f"set1_04x04: fewest nodes {fewest:,} (" in table and table.count("\n| set1_") == len(rows)
@@ -42,4 +47,6 @@ def test_cli_prints_the_table_and_one_line_errors():
     lines = out.stdout.splitlines()
     assert lines[0] == "exact search (all solutions), 10 CPU s per search" and len(lines) == 3 + 2 * 3 + 1
     bad = e2opt("bench", "exact", SET1 / "set1_03x04.txt", "--orders", "diagonal")
-    assert bad.returncode == 2 and "--order diagonal" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    assert (
+        bad.returncode == 2 and "--order diagonal" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    )

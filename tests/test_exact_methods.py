@@ -6,8 +6,9 @@ import pytest
 from conftest import SET1
 
 from e2opt.core.board import format_board
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import Hint, Puzzle, format_puzzle, read_puzzle
+from e2opt.core.puzzle import Hint, Puzzle, format_puzzle
 from e2opt.core.verify import verify_texts
 from e2opt.exact.reference import reference_search
 from e2opt.exact.solve import SolveOptions, solve
@@ -87,7 +88,10 @@ def test_chessboard_with_every_black_cell_a_hint_completes_the_whites_or_proves_
     blacks = [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)]
     hints = [Hint(int(planted.piece[r, c]), r, c, int(planted.rot[r, c])) for r, c in blacks]
     if clash:  # two corners swapped with their rotations: a grey side faces the board
-        hints[0], hints[1] = Hint(hints[1].piece, 0, 0, hints[1].rot), Hint(hints[0].piece, 0, 2, hints[0].rot)
+        hints[0], hints[1] = (
+            Hint(hints[1].piece, 0, 0, hints[1].rot),
+            Hint(hints[0].piece, 0, 2, hints[0].rot),
+        )
     puzzle = Puzzle(3, 3, base.pieces, tuple(hints), "black hints")
     brute = reference_search(puzzle)[0]
     assert bool(brute) != clash  # the planted board completes its own black cells

@@ -9,8 +9,9 @@ from conftest import SET1
 
 from e2opt.core.board import format_board
 from e2opt.core.errors import E2optError
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import Hint, Puzzle, read_puzzle
+from e2opt.core.puzzle import Hint, Puzzle
 from e2opt.exact.reference import reference_search
 from e2opt.exact.scan import SCAN_ORDERS, ScanSearch, luby
 from e2opt.exact.solve import SolveOptions, solve

@@ -16,8 +16,9 @@ from conftest import SET1, solve_process
 
 from e2opt.core.board import format_board
 from e2opt.core.errors import E2optError
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import Hint, Puzzle, read_puzzle
+from e2opt.core.puzzle import Hint, Puzzle
 from e2opt.core.verify import verify_files
 from e2opt.exact import scan_kernel as k
 from e2opt.exact.scan import Walk, build_parts
@@ -132,7 +133,9 @@ def checkpointed_count(path):
     """A 2-worker count of set1 5x8 with a checkpoint, in its own process group: yields the process and
     the subtrees finished by its first progress line ("solve: 5 s CPU, ..., 37/1234 subtrees searched");
     the whole group is killed at the end, whatever happened."""
-    proc = group_process(SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path)
+    proc = group_process(
+        SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path
+    )
     try:
         line = proc.stderr.readline()
         yield proc, int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
@@ -191,9 +194,13 @@ def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
         os.killpg(proc.pid, signal.SIGTERM)  # as a scheduler or `timeout` stops a job: every process
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ") and "Traceback" not in err
+    assert (
+        out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ") and "Traceback" not in err
+    )
     saved = json.loads(path.read_text())
-    assert 0 < reported <= _subtrees_done(path) < saved["subtrees"]  # nothing finished before the signal is lost
+    assert (
+        0 < reported <= _subtrees_done(path) < saved["subtrees"]
+    )  # nothing finished before the signal is lost
 
 
 @pytest.mark.slow
@@ -206,7 +213,9 @@ def test_a_dead_worker_is_a_clear_error_and_the_checkpoint_keeps_what_was_finish
         os.kill(int(workers[0]), signal.SIGKILL)  # as an out-of-memory kill of one worker would
         _, err = proc.communicate(timeout=60)
         assert not os.path.exists(f"/proc/{workers[1]}") or "Z" in _state(int(workers[1]))
-    assert proc.returncode == 2 and "e2opt: error: a solve worker process died" in err and "Traceback" not in err
+    assert (
+        proc.returncode == 2 and "e2opt: error: a solve worker process died" in err and "Traceback" not in err
+    )
     assert 0 < reported <= _subtrees_done(path)
 
 
@@ -237,7 +246,9 @@ def test_the_resume_line_counts_solutions_as_the_progress_lines_do(tmp_path):
     whole = run(puzzle, keep_boards=False, checkpoint=path)
     assert whole.complete and whole.solutions == 16
     stream = io.StringIO()
-    again = solve(puzzle, SolveOptions("scan", find_all=True, keep_boards=False, checkpoint=path), progress=stream)
+    again = solve(
+        puzzle, SolveOptions("scan", find_all=True, keep_boards=False, checkpoint=path), progress=stream
+    )
     assert again.solutions == 16
     assert "subtrees searched before, 16 solutions," in stream.getvalue()
 

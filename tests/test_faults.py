@@ -17,10 +17,10 @@ from conftest import ROOT, TINY_BOARD, TINY_PUZZLE, e2opt
 
 from e2opt.cli.exits import exit_code
 from e2opt.cli.main import main
-from e2opt.core.board import read_board, score
+from e2opt.core.board import score
 from e2opt.core.folderlock import FolderBusy, FolderLock, owner
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.fsutil import UnreadableFile, read_user_text
-from e2opt.core.puzzle import read_puzzle
 from e2opt.engine.checkpoint import load_checkpoint
 from e2opt.engine.events import EventLog, read_events
 from e2opt.engine.report import run_report

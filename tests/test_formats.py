@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from conftest import BOARDS, INSTANCES, SET1
 
-from e2opt.core.board import Board, read_board, score
+from e2opt.core.board import Board, score
 from e2opt.core.errors import E2optError
 from e2opt.core.formats import anjou, blackwood, brendan, clark, csvfmt
 from e2opt.core.formats.detect import (
@@ -21,8 +21,9 @@ from e2opt.core.formats.detect import (
     parse_any_board,
     parse_any_puzzle,
 )
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import Puzzle, read_puzzle
+from e2opt.core.puzzle import Puzzle
 from e2opt.core.verify import verify_texts
 
 DATA = Path(__file__).parent / "data"

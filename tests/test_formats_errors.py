@@ -9,10 +9,10 @@ import pytest
 from conftest import BOARDS, INSTANCES
 
 from e2opt.cli.main import main
-from e2opt.core.board import read_board
 from e2opt.core.formats import anjou, blackwood, clark, csvfmt
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import read_puzzle, write_puzzle
+from e2opt.core.puzzle import write_puzzle
 
 E2 = INSTANCES / "eternity2.txt"
 CSV = csvfmt.format_puzzle(read_puzzle(INSTANCES / "eternity2_5hints.txt"))

@@ -8,7 +8,8 @@ import pytest
 from conftest import INSTANCES, e2opt
 
 from e2opt.core.formats.official import clue_convention, clue_label, numbering, official_numbering
-from e2opt.core.puzzle import Hint, Puzzle, parse_puzzle, read_puzzle
+from e2opt.core.formats.read import read_puzzle
+from e2opt.core.puzzle import Hint, Puzzle, parse_puzzle
 
 DATA = Path(__file__).parent / "data"
 

@@ -12,10 +12,10 @@ import pytest
 from conftest import BOARDS, INSTANCES, SET1, e2opt
 
 from e2opt.cli.main import main
-from e2opt.core.board import format_board, read_board
+from e2opt.core.board import format_board
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.formats.viewer import viewer_url
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import read_puzzle
 from e2opt.core.verify import verify_texts
 
 DATA = Path(__file__).parent / "data"

@@ -8,9 +8,10 @@ import pytest
 from conftest import INSTANCES, ROOT, SET1, TINY_PUZZLE
 
 from e2opt.core.bks import best_known, table
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
 from e2opt.core.info import describe
-from e2opt.core.puzzle import parse_puzzle, read_puzzle
+from e2opt.core.puzzle import parse_puzzle
 from e2opt.core.verify import verify_files
 
 

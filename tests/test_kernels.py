@@ -1,4 +1,4 @@
-"""The numba assignment move against slow references: brute force, search/assignment.py, the verifier."""
+"""The numba assignment move against slow references: brute force, fill/assignment.py, the verifier."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from e2opt.core.board import Board, random_board, rule_violations, score
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import read_puzzle
+from e2opt.fill.assignment import reassign
+from e2opt.kernels.rng import below, between
 from e2opt.search import kernels
-from e2opt.search.assignment import reassign
 from e2opt.search.config import SearchConfig
 from e2opt.search.flat import FlatPuzzle
 from e2opt.search.tabu import TabuSearch
@@ -123,11 +124,11 @@ def test_fits_mask_equals_puzzle_fits():
 
 def test_rng_is_uniform_and_reproducible():
     a, b = np.array([12345], dtype=np.uint64), np.array([12345], dtype=np.uint64)
-    draws = [kernels.below(a, 10) for _ in range(20000)]
-    assert draws[:50] == [kernels.below(b, 10) for _ in range(50)]
+    draws = [below(a, 10) for _ in range(20000)]
+    assert draws[:50] == [below(b, 10) for _ in range(50)]
     counts = np.bincount(draws, minlength=10)
     assert counts.min() > 1800 and counts.max() < 2200
-    assert {kernels.between(a, 3, 5) for _ in range(200)} == {3, 4, 5}
+    assert {between(a, 3, 5) for _ in range(200)} == {3, 4, 5}
 
 
 def test_diversify_keeps_board_valid_and_hints_in_place():

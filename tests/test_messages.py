@@ -23,7 +23,8 @@ from e2opt.construct.config import CpSatConfig
 from e2opt.core import fsutil
 from e2opt.core.board import Board, cell_mismatches, parse_board, write_board
 from e2opt.core.errors import BoardError, ConfigError, PuzzleError
-from e2opt.core.puzzle import parse_puzzle, read_puzzle_cached, rotate
+from e2opt.core.formats.read import read_puzzle_cached
+from e2opt.core.puzzle import parse_puzzle, rotate
 from e2opt.core.signals import Interrupted
 from e2opt.core.verify import verify_files
 from e2opt.engine.config import RunConfig

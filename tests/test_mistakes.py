@@ -10,11 +10,12 @@ import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE, e2opt
 from test_runfolder import one_error_line
 
-from e2opt.core.board import parse_board, read_board, score
+from e2opt.core.board import parse_board, score
 from e2opt.core.errors import BoardError, ConfigError, E2optError, PuzzleError
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.generate import generate
 from e2opt.core.info import describe
-from e2opt.core.puzzle import format_puzzle, parse_puzzle, read_puzzle
+from e2opt.core.puzzle import format_puzzle, parse_puzzle
 from e2opt.engine.loader import load_config, read_config_data
 from e2opt.engine.resume import resume_run
 from e2opt.engine.run import run_config

@@ -12,9 +12,10 @@ from conftest import TINY_BOARD, TINY_PUZZLE
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from e2opt.core.board import Board, parse_board, read_board, rule_violations
+from e2opt.core.board import Board, parse_board, rule_violations
 from e2opt.core.errors import BoardError, ConfigError, E2optError, PuzzleError
-from e2opt.core.puzzle import Puzzle, format_puzzle, parse_puzzle, read_puzzle
+from e2opt.core.formats.read import read_board, read_puzzle
+from e2opt.core.puzzle import Puzzle, format_puzzle, parse_puzzle
 from e2opt.engine.config import RunConfig
 from e2opt.engine.loader import config_from_dict, load_config, parse_override
 

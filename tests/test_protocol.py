@@ -20,7 +20,7 @@ from test_roles import config_file
 from e2opt.config.sections import RunSection
 from e2opt.core.board import random_board
 from e2opt.core.errors import ConfigError
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_puzzle
 from e2opt.engine import round as round_module
 from e2opt.engine.checkpoint import load_checkpoint, save_checkpoint
 from e2opt.engine.loader import load_config

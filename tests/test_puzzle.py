@@ -8,17 +8,9 @@ import pytest
 from conftest import INSTANCES, TINY_PUZZLE
 
 from e2opt.core.errors import PuzzleError
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import (
-    CORNER,
-    EDGE,
-    INNER,
-    format_puzzle,
-    parse_puzzle,
-    read_puzzle,
-    rotate,
-    write_puzzle,
-)
+from e2opt.core.puzzle import CORNER, EDGE, INNER, format_puzzle, parse_puzzle, rotate, write_puzzle
 
 SHIPPED = sorted(INSTANCES.glob("*.txt")) + sorted((INSTANCES / "brendan_set1").glob("*.txt"))
 

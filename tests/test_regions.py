@@ -16,8 +16,9 @@ from e2opt.construct.region_pieces import fill_region, possible_joins
 from e2opt.construct.regions import construct_regions, region_list
 from e2opt.core.board import Board, format_board, join_matches, rule_violations, score
 from e2opt.core.errors import ConfigError
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import GREY, Puzzle, format_puzzle, read_puzzle
+from e2opt.core.puzzle import GREY, Puzzle, format_puzzle
 from e2opt.core.verify import verify_texts
 from e2opt.engine.loader import load_config
 from e2opt.engine.run import run_config

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from conftest import BOARDS, INSTANCES
 
-from e2opt.core.board import Board, mismatches, random_board, read_board, score
+from e2opt.core.board import Board, mismatches, random_board, score
 from e2opt.core.errors import BoardError, E2optError
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import read_puzzle
 from e2opt.core.render import PALETTE, board_svg, colour_of, render_board, scene
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -16,9 +16,9 @@ import pytest
 import yaml
 
 from e2opt.core import fsutil
-from e2opt.core.board import random_board, read_board, score
+from e2opt.core.board import random_board, score
 from e2opt.core.errors import ConfigError
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.verify import verify_files
 from e2opt.engine.checkpoint import CHECKPOINT, PREVIOUS, CheckpointError, load_checkpoint, save_checkpoint
 from e2opt.engine.events import read_events
@@ -347,7 +347,9 @@ def test_saved_best_newer_than_the_checkpoint_is_adopted_with_its_time(tmp_path)
     older = random_board(puzzle, np.random.default_rng(0))
     state["w0.best_piece"], state["w0.best_rot"] = FlatPuzzle.of(puzzle).flatten(older)
     state["w0.best_score"] = score(puzzle, older)
-    meta["team"]["meta"][0]["best_score"] = meta["team"]["best"]["score"] = meta["best_score"] = score(puzzle, older)
+    meta["team"]["meta"][0]["best_score"] = meta["team"]["best"]["score"] = meta["best_score"] = score(
+        puzzle, older
+    )
     assert state["w0.best_score"] < late["score"]
     save_checkpoint(run_dir, state, meta)
     # killed after the last checkpoint: the criteria hold, only the end is missing

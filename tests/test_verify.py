@@ -12,8 +12,9 @@ from conftest import BOARDS, INSTANCES, SET1, TINY_BOARD, TINY_PUZZLE, puzzle_fo
 import e2opt.core.verify
 from e2opt.core.board import Board, format_board, random_board, rule_violations, score
 from e2opt.core.errors import BoardError, PuzzleError
+from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import format_puzzle, read_puzzle
+from e2opt.core.puzzle import format_puzzle
 from e2opt.core.verify import verify_files, verify_texts
 
 LABELLED = sorted(BOARDS.glob("*.board"))

@@ -16,9 +16,9 @@ import pytest
 import yaml
 
 from e2opt.cli.main import main
-from e2opt.core.board import read_board, rule_violations, score
+from e2opt.core.board import rule_violations, score
 from e2opt.core.errors import ConfigError, E2optError
-from e2opt.core.puzzle import read_puzzle
+from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.verify import verify_files
 from e2opt.engine import coordinator
 from e2opt.engine.checkpoint import load_checkpoint

@@ -22,7 +22,8 @@ from ..core.bks import best_known
 from ..core.board import random_board
 from ..core.errors import E2optError
 from ..core.formats.official import clue_convention
-from ..core.puzzle import Puzzle, read_puzzle
+from ..core.formats.read import read_puzzle
+from ..core.puzzle import Puzzle
 from ..engine.round import worker_streams
 from ..search.config import MIN_HOLES, SearchConfig
 from ..search.stop import AnyOf, Clock, MaxCpuTime, TargetScore

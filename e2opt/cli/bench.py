@@ -60,7 +60,7 @@ class BenchCmd(Command):
         from ..bench.runs import run_construct, run_quality, run_throughput
 
         if args.bench == "exact":
-            from ..core.puzzle import read_puzzle
+            from ..core.formats.read import read_puzzle
             from ..exact.compare import compare, format_compare
 
             puzzles = [read_puzzle(path) for path in args.puzzles]

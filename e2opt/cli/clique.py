@@ -31,9 +31,8 @@ class ExportCliqueCmd(Command):
     def run(self, args):
         from ..clique.dimacs import write_dimacs
         from ..clique.graph import puzzle_graph, window_cells, window_graph
-        from ..core.board import read_board
+        from ..core.formats.read import read_board, read_puzzle
         from ..core.fsutil import check_outputs
-        from ..core.puzzle import read_puzzle
         from ..exact.optimum import checked_score
 
         if (args.board is None) != (args.window is None):

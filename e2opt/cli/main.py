@@ -174,9 +174,8 @@ class VerifyCmd(Command):
 
 def _viewer_line(puzzle_path: str, board_path: str) -> str:
     """``viewer: URL`` for a board file, or why there is no link."""
-    from ..core.board import read_board
+    from ..core.formats.read import read_board, read_puzzle
     from ..core.formats.viewer import viewer_url
-    from ..core.puzzle import read_puzzle
 
     puzzle = read_puzzle(puzzle_path)
     url = viewer_url(puzzle, read_board(board_path, puzzle))
@@ -235,9 +234,8 @@ class RenderCmd(Command):
         _add_force(parser)
 
     def run(self, args):
-        from ..core.board import read_board
+        from ..core.formats.read import read_board, read_puzzle
         from ..core.fsutil import check_outputs
-        from ..core.puzzle import read_puzzle
         from ..core.render import render_board
 
         check_outputs({"-o": args.output}, {"puzzle": args.puzzle, "board": args.board}, args.force)
@@ -258,8 +256,8 @@ class InfoCmd(Command):
         parser.add_argument("puzzle")
 
     def run(self, args):
+        from ..core.formats.read import read_puzzle
         from ..core.info import describe
-        from ..core.puzzle import read_puzzle
 
         print(describe(read_puzzle(args.puzzle)))
         return 0

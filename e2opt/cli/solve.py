@@ -106,9 +106,9 @@ class SolveCmd(Command):
 
     def run(self, args):
         from ..core.board import format_board
-        from ..core.puzzle import read_puzzle
+        from ..core.boardwriter import BoardWriter
+        from ..core.formats.read import read_puzzle
         from ..core.signals import TermAsCtrlC
-        from ..exact.output import BoardWriter
         from ..exact.solve import SolveOptions, default_method, solve
 
         if args.method == "clique":
@@ -151,11 +151,11 @@ class SolveCmd(Command):
 
     def _best(self, args) -> int:
         """``--best``: the maximum score (exact/optimum.py)."""
-        from ..core.board import format_board, read_board
-        from ..core.puzzle import read_puzzle
+        from ..core.board import format_board
+        from ..core.boardwriter import BoardWriter
+        from ..core.formats.read import read_board, read_puzzle
         from ..core.signals import TermAsCtrlC
         from ..exact.optimum import best_board, checked_score
-        from ..exact.output import BoardWriter
 
         others = {
             "--all": args.all,

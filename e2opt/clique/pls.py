@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..search.kernels import below
+from ..kernels.rng import below
 from .kernels import WORD
 
 C, PA, OM = 0, 1, 2  # the three node sets kept as lists with positions
@@ -162,8 +162,9 @@ def _perturb(adj, valid, delta, lists, pos, size, tabu, tabu_list, st, restart_d
 
 
 @njit(cache=True)
-def run_selections(adj, valid, delta, lists, pos, size, tabu, tabu_list, best, st, buf, rng,
-                   limit, target, restart_delta) -> None:
+def run_selections(
+    adj, valid, delta, lists, pos, size, tabu, tabu_list, best, st, buf, rng, limit, target, restart_delta
+) -> None:
     """Selections until st[SEL] reaches limit or the best clique reaches target; best[:st[BEST]] holds it."""
     while st[SEL] < limit and st[BEST] < target:
         if st[IN_LS] == 0:
@@ -268,7 +269,19 @@ class CliqueSearch:
         if self.n == 0:
             return
         run_selections(
-            self.adj, self.valid_view, self.delta, self.lists, self.pos, self.size, self.tabu, self.tabu_list,
-            self.best_nodes, self.st, self.buf, self.rng, int(limit), int(target if target else self.n),
+            self.adj,
+            self.valid_view,
+            self.delta,
+            self.lists,
+            self.pos,
+            self.size,
+            self.tabu,
+            self.tabu_list,
+            self.best_nodes,
+            self.st,
+            self.buf,
+            self.rng,
+            int(limit),
+            int(target if target else self.n),
             self.restart_delta,
         )

@@ -17,13 +17,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..core.board import Board, random_board, read_board, rule_violations, score
+from ..core.board import Board, random_board, rule_violations, score
 from ..core.errors import BoardError, E2optError
-from ..core.puzzle import Puzzle, read_puzzle
+from ..core.formats.read import read_board, read_puzzle
+from ..core.puzzle import Puzzle
 from .config import BeamConfig, CpSatConfig, RegionsConfig
 from .dfs.config import DfsConfig
 from .dfs.legacy import LEGACY, BacktrackConfig, BreakDfsConfig, warn_legacy
-from .order import ORDERS as ORDERS  # the fill orders by name, for callers outside the package
 
 
 def board_from_file(puzzle: Puzzle, path: str) -> Board:
@@ -45,7 +45,7 @@ def _check_board(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
 
 
 def _check_cpsat(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
-    from .cpsat_model import check_relaxed, max_relaxed  # ortools loads only when CP-SAT is used
+    from ..cpsat.relaxed_model import check_relaxed, max_relaxed  # ortools loads only when CP-SAT is used
 
     if cfg.cpsat.relaxed_cells is not None:
         try:

@@ -17,9 +17,9 @@ from numba import njit
 
 from ..core.board import Board
 from ..core.puzzle import Puzzle
-from ..search.kernels import below
-from .order import FillOrder
-from .tables import Tables
+from ..fill.order import FillOrder
+from ..fill.tables import Tables
+from ..kernels.rng import below
 
 
 @njit(cache=True, inline="always")

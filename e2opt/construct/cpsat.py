@@ -1,8 +1,8 @@
 """Initial board from CP-SAT on the relaxed puzzle, completed by the assignment move (paper 001 §2, §5).
 
-Round 1 solves the model of cpsat_model.py with |R| relaxed cells (pairwise non-adjacent, drawn with
+Round 1 solves the model of cpsat/relaxed_model.py with |R| relaxed cells (pairwise non-adjacent, drawn with
 the run's rng or given in the config); the relaxed cells are then refilled optimally with
-search.assignment.reassign. ``restarts`` repeats that round with a new draw of R and a new seed:
+fill.assignment.reassign. ``restarts`` repeats that round with a new draw of R and a new seed:
 on the 16x16 puzzle CP-SAT either solves a relaxed model within about 10 s or not in 40 s
 (docs/cpsat.md), so several short rounds beat one long one. CP-SAT keeps no "deepest node", so paper 001's "complete the largest
 partial assignment at random" has no direct equivalent; when a round finds nothing in its time
@@ -32,10 +32,17 @@ from ..core.board import Board, random_board, score
 from ..core.errors import E2optError
 from ..core.fsutil import atomic_write_text
 from ..core.puzzle import Puzzle
+from ..cpsat.relaxed_model import (
+    Cell,
+    add_strategy,
+    build_model,
+    check_relaxed,
+    draw_relaxed,
+    symmetry_applies,
+)
 from ..cpsat.solver import StopRequested, solve_interruptibly
-from ..search.assignment import reassign
+from ..fill.assignment import reassign
 from .config import CpSatConfig
-from .cpsat_model import Cell, add_strategy, build_model, check_relaxed, draw_relaxed, symmetry_applies
 
 MIN_ROUND_S = 0.5  # a round with less time than this left before the deadline is skipped
 RESERVE_S = 0.5  # kept back from the deadline for model building, completion and bookkeeping

@@ -14,7 +14,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ..core.board import Board
 from ..core.puzzle import Puzzle
-from ..search.assignment import FORBIDDEN, best_fit, neighbour_colours
+from ..fill.assignment import FORBIDDEN, best_fit, neighbour_colours
 
 
 def placed_joins(puzzle: Puzzle, board: Board) -> int:

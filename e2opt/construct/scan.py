@@ -13,10 +13,10 @@ import numpy as np
 
 from ..core.board import Board, score
 from ..core.puzzle import Puzzle
+from ..fill.order import make_order
+from ..fill.tables import build_tables
 from .beam import run_beam
 from .config import BeamConfig
-from .order import make_order
-from .tables import build_tables
 from .ticks import Ticks
 
 Stop = Callable[[], bool]

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import BoardError
-from .fsutil import UnreadableFile, atomic_write_text, read_user_text, show_token
-from .puzzle import KIND_NAMES, PUZZLE_LIMIT_MB, Puzzle, check_size, natural_problem
+from .fsutil import atomic_write_text, show_token
+from .puzzle import KIND_NAMES, Puzzle, check_size, natural_problem
 
 
 @dataclass(eq=False)
@@ -157,20 +157,6 @@ def parse_board(text: str, path: str = "<string>") -> Board:
                 raise BoardError(f"{path}, line {no}: {show_token(tok)} is not 'piece:rotation'")
             piece[r, c], rot[r, c] = int(p), int(k)
     return Board(piece, rot)
-
-
-def read_board(path: str | os.PathLike, puzzle: Puzzle | None = None) -> Board:
-    """Read a .board file; with the puzzle, any board format e2opt reads (formats/: detected from the
-    content); raise BoardError on a missing or malformed file."""
-    try:
-        text = read_user_text(path, PUZZLE_LIMIT_MB)
-    except UnreadableFile as exc:
-        raise BoardError(f"{path}: cannot read board file: {exc}") from None
-    if puzzle is not None:
-        from .formats.detect import parse_any_board
-
-        return parse_any_board(text, str(path), puzzle)
-    return parse_board(text, str(path))
 
 
 def random_board(puzzle: Puzzle, rng: np.random.Generator) -> Board:

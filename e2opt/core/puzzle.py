@@ -13,13 +13,12 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from .errors import PuzzleError
-from .fsutil import UnreadableFile, atomic_write_text, read_user_text, show_token
+from .fsutil import atomic_write_text, show_token
 
 CORNER, EDGE, INNER = 0, 1, 2
 KIND_NAMES = ("corner", "edge", "inner")
@@ -130,30 +129,6 @@ class Puzzle:
     def hint_map(self) -> dict[tuple[int, int], Hint]:
         """Hints keyed by cell."""
         return {(h.row, h.col): h for h in self.hints}
-
-
-def read_puzzle(path: str | os.PathLike) -> Puzzle:
-    """Read and validate a puzzle file in any format e2opt reads (formats/: detected from the content);
-    raise PuzzleError naming the file and line."""
-    from .formats.detect import parse_any_puzzle
-
-    path = str(path)
-    try:
-        text = read_user_text(path, PUZZLE_LIMIT_MB)
-    except UnreadableFile as exc:
-        raise PuzzleError(path, None, str(exc)) from None
-    return parse_any_puzzle(text, path)
-
-
-def read_puzzle_cached(path: str | os.PathLike) -> Puzzle:
-    """read_puzzle, once per file version in a process: config checks of a sweep's runs share one read."""
-    stat = Path(path).stat() if Path(path).is_file() else None
-    return _read_cached(str(path), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
-
-
-@lru_cache(maxsize=8)
-def _read_cached(path: str, mtime_ns: int, size: int) -> Puzzle:
-    return read_puzzle(path)
 
 
 def is_natural(token: str) -> bool:

@@ -22,13 +22,12 @@ from ..core.puzzle import Puzzle
 from ..core.signals import Interrupted, StopSignals
 from ..search import stop as stopping
 from .config import RunConfig
-from .envfail import faults_end_the_run
 from .events import EventLog
 from .liveview import LiveView, worker_plan
 from .nested import TASK, task_pool
 from .progress import Progress, construction_line
 from .protocol import Answer, Task
-from .result import Result, finish
+from .result import Result, faults_end_the_run, finish
 from .round import cpu_share, search_round
 from .slots import InProcess, LocalSlots
 from .team import Team, rounded
@@ -251,7 +250,9 @@ def run_team(
         for warning in puzzle.warnings:
             events.write("warning", message=warning)
             progress.warn(warning)
-    with faults_end_the_run(team, events):  # a full disk, lost permission: one line, exit 74 (envfail.py)
+    with faults_end_the_run(
+        team, events
+    ):  # a full disk, lost permission: one line, exit 74 (envfail.py, result.py)
         return _go(cfg, run_dir, events, progress, view, team, executor, scheduler)
 
 

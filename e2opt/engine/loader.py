@@ -78,7 +78,7 @@ def _limit_problems(cfg: RunConfig) -> list[tuple[str, str]]:
     The default holes (64, tuned on Eternity II) are never a mistake: on a smaller puzzle the search takes
     the cells there are. A value the user chose is held to the puzzle.
     """
-    from ..core.puzzle import read_puzzle_cached
+    from ..core.formats.read import read_puzzle_cached
 
     puzzle = read_puzzle_cached(cfg.instance)
     problems = []

@@ -13,8 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..core.board import Board, read_board, write_board
+from ..core.board import Board, write_board
 from ..core.errors import BoardError
+from ..core.formats.read import read_board
 from ..core.fsutil import atomic_write_text
 
 

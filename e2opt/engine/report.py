@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.bks import best_known
-from ..core.board import read_board, rule_violations, score
+from ..core.board import rule_violations, score
 from ..core.errors import BoardError, E2optError
 from ..core.folderlock import owner
 from ..core.formats.official import clue_convention
+from ..core.formats.read import read_board, read_puzzle
 from ..core.formats.viewer import viewer_url
 from ..core.fsutil import STATE_FILE_MB, read_user_text
-from ..core.puzzle import read_puzzle
 from .events import read_events
 from .hourly import HourlyHistory, report_lines
 from .plots import plots_line

@@ -4,7 +4,8 @@ result.json and the pictures."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,11 +14,11 @@ from ..core.board import Board, write_board
 from ..core.fsutil import atomic_write_text
 from ..core.puzzle import Puzzle
 from ..search.schedule import add_totals
+from .envfail import RunWriteFailed, Salvage, is_fault, where
 from .events import EventLog
-from .runfolder import BEST, RESULT
+from .runfolder import BEST, RESULT, WRITE_FAILED
 
 if TYPE_CHECKING:
-    from .envfail import Salvage
     from .team import Team
 
 
@@ -150,3 +151,33 @@ def finish(team: Team, events: EventLog, salvage: Salvage | None = None) -> Resu
 
         refresh_plots(team.dir, puzzle, team.best_board)
     return result
+
+
+@contextmanager
+def faults_end_the_run(team: Team, events: EventLog) -> Iterator[None]:
+    """Inside the block, an environment failure ends the run: what can be written is, then RunWriteFailed."""
+    try:
+        yield
+    except OSError as exc:
+        if not is_fault(exc):
+            raise
+        raise RunWriteFailed(_end(team, events, exc)) from None
+
+
+def _end(team: Team, events: EventLog, exc: OSError) -> str:
+    """Write what can still be written after ``exc``; the one line that says what happened and what is kept."""
+    team.stop_reason = f"{WRITE_FAILED} ({where(exc)})"
+    salvage = Salvage()
+    if team.best_board is not None:
+        if not team.unsearched():  # else a checkpoint is skipped on purpose (team.py)
+            salvage.attempt("checkpoint", lambda: team.checkpoint(events))
+        finish(team, events, salvage)
+    else:
+        salvage.attempt("end event", lambda: events.write("end", stop_reason=team.stop_reason))
+    kept = ", ".join(salvage.written) or "nothing"
+    lost = f"; not written: {', '.join(salvage.lost)}" if salvage.lost else ""
+    board = "best.board is whole" if (team.dir / BEST).exists() else "no best.board yet"
+    return (
+        f"{where(exc)}; the run stopped and wrote what it could ({kept}{lost}); {board}; "
+        f"`e2opt resume {team.dir}` continues it once the folder can be written again"
+    )

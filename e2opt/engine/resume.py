@@ -12,8 +12,9 @@ from pathlib import Path
 
 from ..core.errors import E2optError
 from ..core.folderlock import FolderLock
+from ..core.formats.read import read_puzzle
 from ..core.fsutil import STATE_FILE_MB, atomic_write_text, read_user_text
-from ..core.puzzle import Puzzle, read_puzzle
+from ..core.puzzle import Puzzle
 from ..search import stop as stopping
 from ..search.state import SearchState
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from ..construct import construct, threads_used
-from ..core.puzzle import Puzzle, read_puzzle_cached
+from ..core.formats.read import read_puzzle_cached
+from ..core.puzzle import Puzzle
 from ..search import stop as stopping
 from ..search.flat import FlatPuzzle
 from ..search.schedule import add_totals

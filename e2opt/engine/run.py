@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.folderlock import FolderLock
+from ..core.formats.read import read_puzzle
 from ..core.fsutil import atomic_write_text
-from ..core.puzzle import read_puzzle
 from .config import RunConfig
 from .coordinator import run_team
 from .loader import load_config

@@ -20,10 +20,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..core.board import read_board, rule_violations, score
+from ..core.board import rule_violations, score
 from ..core.errors import BoardError, E2optError
+from ..core.formats.read import read_board, read_puzzle
 from ..core.fsutil import STATE_FILE_MB, atomic_write_text, check_regular, read_user_text
-from ..core.puzzle import Puzzle, read_puzzle
+from ..core.puzzle import Puzzle
 from .config import RunConfig
 from .events import read_events
 from .loader import load_config, read_config_data

@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.board import Board, format_board, read_board, write_board
+from ..core.board import Board, format_board, write_board
 from ..core.errors import BoardError, E2optError
 from ..core.formats.detect import verifier_puzzle_text
+from ..core.formats.read import read_board
 from ..core.puzzle import Puzzle
 from ..core.verify import verify_texts
 from ..search import stop as stopping

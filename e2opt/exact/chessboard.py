@@ -2,7 +2,7 @@
 
 The kernel searches over the black cells (row + col even) and rejects a placement as soon as a white
 cell with all neighbours placed has no unused tile that fits. At each complete black placement the
-white cells, pairwise non-adjacent, are refilled by the assignment move (search/assignment.py): a
+white cells, pairwise non-adjacent, are refilled by the assignment move (fill/assignment.py): a
 perfect board with these black cells exists iff the assignment reaches the full score. Only then are
 the perfect completions enumerated (all, or the first), honouring the symmetry-breaking rule.
 """
@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.board import Board, score
 from ..core.puzzle import Puzzle
-from ..search.assignment import reassign
+from ..fill.assignment import reassign
 
 
 def _fill_arbitrarily(puzzle: Puzzle, board: Board, whites: list[tuple[int, int]]) -> Board:

@@ -1,4 +1,4 @@
-"""Exact cross-check by CP-SAT: the construction's model (construct/cpsat_model.py) with nothing relaxed.
+"""Exact cross-check by CP-SAT: the construction's model (cpsat/relaxed_model.py) with nothing relaxed.
 
 One worker; ``enumerate_all_solutions`` when every solution is wanted. The solve runs in a thread so
 the caller can print progress, stop it on a time limit it measures itself, or on Ctrl-C.
@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from ..construct.cpsat_model import build_model
 from ..core.board import Board
 from ..core.puzzle import Puzzle
+from ..cpsat.relaxed_model import build_model
 
 POLL_S = 0.2
 

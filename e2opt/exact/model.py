@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..construct.order import spiral
 from ..core.errors import E2optError
 from ..core.puzzle import CORNER, Puzzle
+from ..fill.order import spiral
 
 ROW, SPIRAL, MINDOMAIN, MINGAP = 0, 1, 2, 3
 ORDERS = {"row": ROW, "spiral": SPIRAL, "mindomain": MINDOMAIN, "mingap": MINGAP}

@@ -1,7 +1,7 @@
 """``e2opt solve --best``: a board of maximum score, and the proof that no board scores more.
 
 Paper 003's lesson for optimisation: once a good solution is known, a bound prunes everything that
-cannot beat it. The soft CP-SAT model (construct/cpsat_model.build_model with soft=True: one Boolean
+cannot beat it. The soft CP-SAT model (cpsat/relaxed_model.build_model with soft=True: one Boolean
 per join, their sum maximised) gets the best known score as a constraint, score >= known + 1, and
 the known board as a solution hint; CP-SAT's own bound (propagation, LP relaxation) closes the rest.
 A complete search then proves a better board optimal, or that no board beats the known score. The
@@ -21,11 +21,11 @@ from typing import TextIO
 
 from ortools.sat.python import cp_model
 
-from ..construct.cpsat_model import PuzzleModel, build_model, symmetry_applies
 from ..core.board import Board, format_board
 from ..core.errors import E2optError
 from ..core.puzzle import Puzzle, format_puzzle
 from ..core.verify import verify_texts
+from ..cpsat.relaxed_model import PuzzleModel, build_model, symmetry_applies
 from .cpsat import BoardCollector, CpSatSearch
 from .solve import SolveOptions, solve
 from .symmetry import orbit, rotation_group

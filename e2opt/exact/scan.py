@@ -1,8 +1,8 @@
 """Method ``scan``: a static-order depth-first search on the construction's candidate tables (numba).
 
-Every cell of a fill order (construct/order.py) is looked up in tables keyed by its slot (which
+Every cell of a fill order (fill/order.py) is looked up in tables keyed by its slot (which
 sides face the rim, which two placed sides key it) and the two colours it must match
-(construct/tables.py), so a candidate needs no check but "tile unused" (and the rare extra sides
+(fill/tables.py), so a candidate needs no check but "tile unused" (and the rare extra sides
 next to a hint): its own kernel (scan_kernel.py) runs this about 20 times faster per node than the
 general kernel of dfs.py. A ``Walk`` runs the kernel
 over a range of depths (the whole order here; split.py cuts it for several processes) and resumes it
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..construct.order import FillOrder, make_order
-from ..construct.tables import build_tables
 from ..core.board import Board
 from ..core.puzzle import CORNER, Hint, Puzzle
+from ..fill.order import FillOrder, make_order
+from ..fill.tables import build_tables
 from . import scan_kernel as sk
 from .dfs import BUDGET, DONE, SOLUTION
 
@@ -115,7 +115,7 @@ def _hints_match(puzzle: Puzzle) -> bool:
     """True when no two adjacent hints show different colours to each other."""
     at = {(h.row, h.col): puzzle.oriented[h.piece, h.rot] for h in puzzle.hints}
     for (r, c), sides in at.items():
-        for (dr, dc, mine, theirs) in ((0, 1, 1, 3), (1, 0, 2, 0)):
+        for dr, dc, mine, theirs in ((0, 1, 1, 3), (1, 0, 2, 0)):
             other = at.get((r + dr, c + dc))
             if other is not None and sides[mine] != other[theirs]:
                 return False

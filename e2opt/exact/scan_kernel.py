@@ -1,6 +1,6 @@
 """The numba kernel of method scan: plain depth-first search over a static fill order's candidate tables.
 
-A candidate of the tables (construct/tables.py) already matches the two key sides of its cell, so the
+A candidate of the tables (fill/tables.py) already matches the two key sides of its cell, so the
 kernel checks only "piece unused" (and, next to a hint, the extra sides): the construction's DFS with no
 break allowed, without its breaks, quotas and deepest-board copies. A call runs up to ``chunk``
 nodes; the whole state lives in ``stack`` (candidate position and end per depth) and ``counters``, so
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..search.kernels import below
+from ..kernels.rng import below
 
 __all__ = ["BUDGET", "COMPLETE", "EXHAUSTED", "RUNNING", "walk"]
 

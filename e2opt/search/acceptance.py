@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from . import kernels
+from ..kernels.rng import uniform
 from .config import AcceptanceConfig
 from .state import SearchState
 from .stop import AnyOf, MaxCpuTime, MaxIterations
@@ -62,4 +62,4 @@ class Acceptance:
         """True when a change of ``delta`` joins is rejected (never under the tabu rules)."""
         if delta >= 0 or not self.annealing:
             return False
-        return kernels.uniform(self.state.rng) >= math.exp(delta / self.temperature[0])
+        return uniform(self.state.rng) >= math.exp(delta / self.temperature[0])

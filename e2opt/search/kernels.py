@@ -3,8 +3,8 @@
 All kernels work on the flat arrays of ``FlatPuzzle`` and ``SearchState`` and write into buffers
 allocated once by the caller, so a move allocates nothing. ``colour[c, s]`` (the colour cell c shows
 on side s) and ``mis[c]`` (mismatched joins of cell c) are kept up to date move by move.
-Randomness comes from splitmix64 on a one-element uint64 array, so the whole stream is one integer
-that checkpoints with the state.
+Randomness comes from the shared splitmix64 stream (kernels/rng.py), one integer that checkpoints with
+the state.
 """
 
 from __future__ import annotations
@@ -12,45 +12,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernels.rng import below, between, next_u64, uniform
 from .flat import ANY_ROTATION
 
 FORBIDDEN = 1.0e6  # cost of a piece in a hole it cannot fit (wrong kind / grey not to the rim)
 RANDOM, BIASED, CHECKERBOARD = 0, 1, 2  # hole selection modes
 CLASSES = 5  # a cell has 0..4 mismatched joins: the biased selection keeps one pool per count
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _LOW16 = np.uint64(0xFFFF)
-
-
-@njit(cache=True)
-def next_u64(rng: np.ndarray) -> np.uint64:
-    """splitmix64: advance the state rng[0] and return 64 random bits."""
-    s = rng[0] + _GOLDEN
-    rng[0] = s
-    z = (s ^ (s >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def uniform(rng: np.ndarray) -> float:
-    """A float uniform in [0, 1)."""
-    return float(next_u64(rng) >> np.uint64(11)) * _TO_UNIT
-
-
-@njit(cache=True)
-def below(rng: np.ndarray, n: int) -> int:
-    """An int uniform in [0, n)."""
-    return int(uniform(rng) * n)
-
-
-@njit(cache=True)
-def between(rng: np.ndarray, lo: int, hi: int) -> int:
-    """An int uniform in [lo, hi]."""
-    return lo + below(rng, hi - lo + 1)
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernels
+from ..kernels.rng import uniform
 from .config import ScheduleConfig
 from .moves.base import MoveWeight
 from .state import SearchState
@@ -54,7 +54,7 @@ class Schedule:
             return int(unknown[0])
         np.divide(self.share, self.cost, out=self._p)
         np.cumsum(self._p, out=self._p)
-        x = kernels.uniform(self.rng) * self._p[-1]
+        x = uniform(self.rng) * self._p[-1]
         return min(int(np.searchsorted(self._p, x, side="right")), len(self._p) - 1)
 
     def record(self, i: int, delta: int, cpu: float) -> None:

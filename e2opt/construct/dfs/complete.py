@@ -17,13 +17,13 @@ import numpy as np
 
 from ...core.board import Board, score
 from ...core.puzzle import Puzzle
+from ...fill.order import FillOrder
+from ...fill.tables import build_tables
 from ...search.config import SearchConfig
 from ...search.stop import AnyOf, Clock, MaxCpuTime, Requested
 from ...search.tabu import TabuSearch
 from ..beam import run_beam
 from ..finish import fill_by_assignment, fill_by_cpsat, non_adjacent, placed_joins
-from ..order import FillOrder
-from ..tables import build_tables
 from .config import HarvestConfig
 
 MIN_CPSAT_S = 0.2  # CP-SAT seconds below which a completion fills by the assignment alone

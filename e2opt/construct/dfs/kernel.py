@@ -23,7 +23,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ...search.kernels import below
+from ...kernels.rng import below
 
 RUNNING, BUDGET, EXHAUSTED, FULL = 0, 1, 2, 3
 DEPTH, NODES, DEEPEST, HFILL = range(4)

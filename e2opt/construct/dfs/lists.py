@@ -1,6 +1,6 @@
 """The kernel's candidate lists as bitsets over code ranks, and its per-depth geometry, for one puzzle and order.
 
-Lists come from construct/tables.py: per bucket (slot of the order, colour facing key side 0, colour
+Lists come from fill/tables.py: per bucket (slot of the order, colour facing key side 0, colour
 facing key side 1) the exact placements (a plain list ``ent``, short) and, as bitsets, the one-off placements (bitset
 list ``bucket``, those breaking on a frame colour dropped unless ``frame_colour_breaks``) and, with a cap
 of 2, per slot with two key sides, every placement that fits its rim (bitset list ``buckets + slot``). Codes are
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.puzzle import Puzzle
-from ..order import FillOrder
-from ..tables import build_tables
+from ...fill.order import FillOrder
+from ...fill.tables import build_tables
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ...core.fsutil import atomic_write_bytes
 from ...core.puzzle import Puzzle
-from ..order import make_order
+from ...fill.order import make_order
 from . import kernel as k
 from .config import HarvestConfig
 from .harvest import Pool, make_entry

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.puzzle import Puzzle
+from ...fill.order import make_order
 from ..finish import placed_joins
-from ..order import make_order
 from .config import DfsConfig
 from .derive import branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
 from .recipes import given, position, positions, quota_values, user_to_internal

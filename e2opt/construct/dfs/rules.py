@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ...core.puzzle import GREY, Puzzle
-from ..order import ORDERS, FillOrder
+from ...fill.order import ORDERS, FillOrder
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.board import Board
 from ...core.puzzle import Puzzle
-from ..order import FillOrder
+from ...fill.order import FillOrder
 from . import kernel as k
 from .lists import Geometry, Lists, build_geometry, build_lists
 from .rules import Rules

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...config.schema import positive
-from .. import kernels
+from ...kernels.rng import below
 from ..context import SearchContext
 from .base import Move, MoveWeight
 from .region import repair
@@ -51,8 +51,8 @@ class BorderMove(Move):
     def __call__(self) -> int:
         ring, stretch = self._ring, self.settings.stretch
         if 0 < stretch < len(ring):
-            start = kernels.below(self.ctx.state.rng, len(ring))
+            start = below(self.ctx.state.rng, len(ring))
             cells = np.sort(np.take(ring, np.arange(start, start + stretch), mode="wrap"))
         else:
             cells = ring
-        return repair(self.ctx, cells, self.settings)
+        return repair(self.ctx, cells, self.settings.time_limit_s, self.settings.deterministic_limit)

@@ -19,7 +19,7 @@ from ...clique.graph import window_graph
 from ...clique.place import fill
 from ...clique.pls import CliqueSearch
 from ...config.schema import positive
-from .. import kernels
+from ...kernels.rng import below, next_u64
 from ..context import SearchContext
 from .base import Move, MoveWeight
 from .region import RegionMove
@@ -79,7 +79,7 @@ class CliqueMove(RegionMove):
     def repair(self, cells: np.ndarray) -> int:
         """Max clique on flat ``cells``, holes filled; applied unless it loses joins; the score change."""
         ctx, settings = self.ctx, self.settings
-        seed = int(kernels.next_u64(ctx.state.rng) >> np.uint64(33))
+        seed = int(next_u64(ctx.state.rng) >> np.uint64(33))
         board = ctx.board_view()
         graph = window_graph(ctx.puzzle, board, cells)
         self._search.reset(graph.bitset(self._adj), seed)
@@ -110,7 +110,7 @@ class CliqueMove(RegionMove):
         centre = self._draw(free if free.sum() > 0 else weights)
         r, c = divmod(centre, f.cols)
         h, w = self._height, self._width
-        r0 = min(max(r - kernels.below(rng, h), 0), f.rows - h)
-        c0 = min(max(c - kernels.below(rng, w), 0), f.cols - w)
+        r0 = min(max(r - below(rng, h), 0), f.rows - h)
+        c0 = min(max(c - below(rng, w), 0), f.cols - w)
         cells = (np.arange(r0, r0 + h)[:, None] * f.cols + np.arange(c0, c0 + w)[None, :]).ravel()
         return cells[f.movable[cells]]

@@ -9,17 +9,14 @@ incumbent (e2opt.region_model), so the move never lowers the score.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 
 from ...config.schema import positive
-from .. import kernels
+from ...kernels.rng import below, next_u64, uniform
 from ..context import SearchContext
 from .base import Move, MoveWeight
-
-if TYPE_CHECKING:
-    from .border import BorderMoveConfig
 
 
 @dataclass(frozen=True)
@@ -44,17 +41,20 @@ class RegionMoveConfig(MoveWeight):
         positive("deterministic_limit", self.deterministic_limit)
 
 
-def repair(ctx: SearchContext, cells: np.ndarray, settings: RegionMoveConfig | BorderMoveConfig) -> int:
-    """Re-place the pieces of flat ``cells`` with the region model; apply the result; the score change."""
+def repair(
+    ctx: SearchContext, cells: np.ndarray, time_limit_s: float, deterministic_limit: float | None
+) -> int:
+    """Re-place the pieces of flat ``cells`` with the region model within the CP-SAT limits (wall seconds,
+    deterministic time); apply the result; the score change."""
     from ...cpsat.region_model import solve_region  # ortools loads only when a CP-SAT move runs
 
-    seed = int(kernels.next_u64(ctx.state.rng) >> np.uint64(33))
+    seed = int(next_u64(ctx.state.rng) >> np.uint64(33))
     sol = solve_region(
         ctx.puzzle,
         ctx.board_view(),
         cells,
-        time_limit_s=settings.time_limit_s,
-        deterministic_time=settings.deterministic_limit,
+        time_limit_s=time_limit_s,
+        deterministic_time=deterministic_limit,
         seed=seed,
     )
     return ctx.place(cells, sol.piece, sol.rot)
@@ -83,7 +83,7 @@ class RegionMove(Move):
 
     def repair(self, cells: np.ndarray) -> int:
         """CP-SAT repair of flat ``cells`` (the window), applied when it gains; the score change."""
-        return repair(self.ctx, cells, self.settings)
+        return repair(self.ctx, cells, self.settings.time_limit_s, self.settings.deterministic_limit)
 
     def mark_window(self, cells: np.ndarray) -> None:
         """Count a call on ``cells``: none of them is a window centre for the next ``tabu`` calls."""
@@ -93,7 +93,7 @@ class RegionMove(Move):
     def _draw(self, weights: np.ndarray) -> int:
         """An index drawn with probability proportional to weights (from the search's rng)."""
         cum = np.cumsum(weights)
-        return int(np.searchsorted(cum, kernels.uniform(self.ctx.state.rng) * cum[-1], side="right"))
+        return int(np.searchsorted(cum, uniform(self.ctx.state.rng) * cum[-1], side="right"))
 
     def window(self) -> np.ndarray:
         """Flat movable cells of the next window (see the module docstring)."""
@@ -102,12 +102,12 @@ class RegionMove(Move):
         weights = (1.0 + self.settings.bias * ctx.mis) * movable
         free = weights * (self._tabu <= self._calls[0])
         centre = self._draw(free if free.sum() > 0 else weights)
-        size = int(self._sizes[kernels.below(rng, len(self._sizes))])
+        size = int(self._sizes[below(rng, len(self._sizes))])
         if self.settings.shape == "cluster":
             return self._cluster(centre, size * size)
         r, c = divmod(centre, f.cols)
-        r0 = min(max(r - kernels.below(rng, size), 0), max(f.rows - size, 0))
-        c0 = min(max(c - kernels.below(rng, size), 0), max(f.cols - size, 0))
+        r0 = min(max(r - below(rng, size), 0), max(f.rows - size, 0))
+        c0 = min(max(c - below(rng, size), 0), max(f.cols - size, 0))
         rows = np.arange(r0, min(r0 + size, f.rows))
         cols = np.arange(c0, min(c0 + size, f.cols))
         cells = (rows[:, None] * f.cols + cols[None, :]).ravel()

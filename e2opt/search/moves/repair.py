@@ -18,7 +18,7 @@ from typing import Literal
 import numpy as np
 
 from ...config.schema import positive
-from .. import kernels
+from ...kernels.rng import below, uniform
 from ..context import SearchContext
 from . import repair_kernel
 from .base import Move, MoveWeight
@@ -102,9 +102,7 @@ def repair_cells(
 def draw(ctx: SearchContext, weights: np.ndarray) -> int:
     """An index drawn with probability proportional to weights (from the search's rng)."""
     cum = np.cumsum(weights)
-    return min(
-        int(np.searchsorted(cum, kernels.uniform(ctx.state.rng) * cum[-1], side="right")), len(cum) - 1
-    )
+    return min(int(np.searchsorted(cum, uniform(ctx.state.rng) * cum[-1], side="right")), len(cum) - 1)
 
 
 def rect(ctx: SearchContext, r0: int, c0: int, height: int, width: int) -> np.ndarray:
@@ -129,7 +127,7 @@ def worst(ctx: SearchContext, values: np.ndarray) -> int:
     """The flat index of the largest value, ties broken at random (search rng)."""
     flat = values.ravel()
     top = np.flatnonzero(flat == flat.max())
-    return int(top[kernels.below(ctx.state.rng, len(top))])
+    return int(top[below(ctx.state.rng, len(top))])
 
 
 def mismatched_cell(ctx: SearchContext) -> int:
@@ -138,4 +136,4 @@ def mismatched_cell(ctx: SearchContext) -> int:
     cells = np.flatnonzero((ctx.mis > 0) & f.movable)
     if len(cells) == 0:
         cells = f.by_kind
-    return int(cells[kernels.below(ctx.state.rng, len(cells))])
+    return int(cells[below(ctx.state.rng, len(cells))])

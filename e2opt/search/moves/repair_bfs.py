@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import kernels
+from ...kernels.rng import below
 from .repair import RepairConfig, RepairMove, mismatched_cell
 
 
@@ -38,7 +38,7 @@ class BfsRepairMove(RepairMove):
         plain: deque[int] = deque()
         while (conflict or plain) and len(taken) < self.settings.cells:
             c = conflict.popleft() if conflict else plain.popleft()
-            first = kernels.below(ctx.state.rng, 4)
+            first = below(ctx.state.rng, 4)
             for k in range(4):
                 s = (first + k) & 3
                 d = int(f.nbr[c, s])

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import kernels
+from ...kernels.rng import below
 from .repair import RepairConfig, RepairMove, draw, mismatched_cell
 
 
@@ -34,7 +34,7 @@ class ChainRepairMove(RepairMove):
 
     def destroy(self) -> np.ndarray:
         ctx, f, s = self.ctx, self.ctx.flat, self.settings
-        want = s.lengths[kernels.below(ctx.state.rng, len(s.lengths))]
+        want = s.lengths[below(ctx.state.rng, len(s.lengths))]
         taken = [mismatched_cell(ctx)]
         inside = np.zeros(f.n, dtype=bool)
         inside[taken[0]] = True

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import kernels
+from ...kernels.rng import below
 from .repair import RepairConfig, RepairMove
 
 
@@ -43,7 +43,7 @@ class PairsRepairMove(RepairMove):
         count = len(a)
         order = np.arange(count)
         while count and len(taken) < self.settings.cells:
-            i = kernels.below(rng, count)  # draw a join without replacement
+            i = below(rng, count)  # draw a join without replacement
             j = order[i]
             count -= 1
             order[i] = order[count]

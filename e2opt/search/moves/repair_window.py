@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import kernels
+from ...kernels.rng import below
 from .repair import RepairConfig, RepairMove, rect
 
 
@@ -30,6 +30,6 @@ class WindowRepairMove(RepairMove):
 
     def destroy(self) -> np.ndarray:
         f, size, rng = self.ctx.flat, self.settings.size, self.ctx.state.rng
-        r0 = kernels.below(rng, max(f.rows - size, 0) + 1)
-        c0 = kernels.below(rng, max(f.cols - size, 0) + 1)
+        r0 = below(rng, max(f.rows - size, 0) + 1)
+        c0 = below(rng, max(f.cols - size, 0) + 1)
         return rect(self.ctx, r0, c0, size, size)

@@ -20,7 +20,7 @@ from ortools.sat.python import cp_model
 from ..core.board import Board
 from ..core.errors import E2optError
 from ..core.puzzle import CORNER, Puzzle
-from .order import spiral
+from ..fill.order import spiral
 
 Cell = tuple[int, int]
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # neighbour offsets of sides t, r, b, l

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.board import Board, format_board
-from ..core.errors import E2optError
+from .board import Board, format_board
+from .errors import E2optError
 
 
 class BoardWriter:

@@ -1,0 +1,1 @@
+"""Numba kernels that several families share (rng: the splitmix64 random numbers of every numba loop)."""
