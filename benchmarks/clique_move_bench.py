@@ -78,7 +78,11 @@ def main() -> None:
         ]:
             holes = move.filled if move else 0
             t0 = time.process_time()
-            gain = move.repair(cells) if move else repair(ctx, cells, regions[name])
+            gain = (
+                move.repair(cells)
+                if move
+                else repair(ctx, cells, regions[name].time_limit_s, regions[name].deterministic_limit)
+            )
             cpu = time.process_time() - t0
             ctx.place(cells, old_piece, old_rot)
             assert ctx.recompute() == start_score
