@@ -49,8 +49,14 @@ class CliqueRun:
 
 
 def run_heuristic(
-    graph: CliqueGraph, selections: int, seed: int, *, time_limit_s: float | None = None,
-    marks: tuple[int, ...] = (), progress: TextIO | None = None, adj: np.ndarray | None = None,
+    graph: CliqueGraph,
+    selections: int,
+    seed: int,
+    *,
+    time_limit_s: float | None = None,
+    marks: tuple[int, ...] = (),
+    progress: TextIO | None = None,
+    adj: np.ndarray | None = None,
 ) -> CliqueRun:
     """GLP on ``graph`` for ``selections`` (a snapshot at each of ``marks`` too), stopping early at a
     perfect clique, the CPU limit or Ctrl-C. One seeded run: a mark's result is the same as a run of that q."""
@@ -70,8 +76,12 @@ def run_heuristic(
                     break
                 if progress is not None and cpu >= next_line:
                     next_line = cpu + 5.0
-                    print(f"solve: {cpu:.0f} s CPU, {search.selections:.3g} selections, best clique "
-                          f"{search.best_size}/{graph.target}", file=progress, flush=True)
+                    print(
+                        f"solve: {cpu:.0f} s CPU, {search.selections:.3g} selections, best clique "
+                        f"{search.best_size}/{graph.target}",
+                        file=progress,
+                        flush=True,
+                    )
             run.snapshots.append(Snapshot(search.selections, time.process_time() - start, search.best()))
             if run.stopped == "time limit" or search.best_size >= graph.target:
                 break
@@ -93,8 +103,9 @@ def checked_board(puzzle: Puzzle, board: Board) -> int:
     return report.score
 
 
-def board_from_clique(puzzle: Puzzle, graph: CliqueGraph, nodes: np.ndarray, *, fill_limit_s: float = 10.0,
-                      seed: int = 0) -> tuple[Board, int, int]:
+def board_from_clique(
+    puzzle: Puzzle, graph: CliqueGraph, nodes: np.ndarray, *, fill_limit_s: float = 10.0, seed: int = 0
+) -> tuple[Board, int, int]:
     """The verified board of a puzzle-graph clique (holes filled by the region model), its joins, holes."""
     base = fixed_board(puzzle)
     filled = fill(puzzle, graph, nodes, base, time_limit_s=fill_limit_s, seed=seed)
@@ -118,40 +129,65 @@ class CliqueSolveResult:
 
     def summary(self) -> str:
         perfect = " (perfect board)" if self.joins == self.max_joins else ""
-        return (f"clique {self.clique}/{self.target} after {self.selections:.3g} selections ({self.stopped}), "
-                f"graph {self.nodes} nodes: best board {self.joins}/{self.max_joins}{perfect}, "
-                f"{self.cpu_s:.1f} s CPU")
+        return (
+            f"clique {self.clique}/{self.target} after {self.selections:.3g} selections ({self.stopped}), "
+            f"graph {self.nodes} nodes: best board {self.joins}/{self.max_joins}{perfect}, "
+            f"{self.cpu_s:.1f} s CPU"
+        )
 
 
-def solve_clique(puzzle: Puzzle, selections: int = DEFAULT_SELECTIONS, seed: int = 0,
-                 time_limit_s: float | None = None, symmetry: bool = True,
-                 progress: TextIO | None = None) -> CliqueSolveResult:
+def solve_clique(
+    puzzle: Puzzle,
+    selections: int = DEFAULT_SELECTIONS,
+    seed: int = 0,
+    time_limit_s: float | None = None,
+    symmetry: bool = True,
+    progress: TextIO | None = None,
+) -> CliqueSolveResult:
     """Best board the clique heuristic finds on the whole puzzle (module docstring)."""
     if selections < 1:
         raise E2optError(f"--selections {selections}: must be at least 1")
     if time_limit_s is not None and not time_limit_s > 0:
-        raise E2optError(f"--time-limit {time_limit_s}: must be a positive number of seconds")
+        raise E2optError(f"--max-cpu-s {time_limit_s}: must be a positive number of seconds")
     start = time.process_time()
     graph = puzzle_graph(puzzle, symmetry)
     run = run_heuristic(graph, selections, seed, time_limit_s=time_limit_s, progress=progress)
     board, joins, _ = board_from_clique(puzzle, graph, run.last.nodes, seed=seed)
-    return CliqueSolveResult(board, joins, puzzle.max_score, len(run.last.nodes), graph.target,
-                             run.last.selections, run.stopped, time.process_time() - start, graph.n_nodes)
+    return CliqueSolveResult(
+        board,
+        joins,
+        puzzle.max_score,
+        len(run.last.nodes),
+        graph.target,
+        run.last.selections,
+        run.stopped,
+        time.process_time() - start,
+        graph.n_nodes,
+    )
 
 
-def solve_command(args) -> int:
-    """``e2opt solve PUZZLE --method clique [--selections Q] [--seed N] [--time-limit S] [-o DIR]``."""
+def solve_command(args) -> CliqueSolveResult:
+    """``e2opt solve PUZZLE --method clique [--selections Q] [--seed N] [--max-cpu-s S] [-o DIR]``."""
     import sys
 
     from ..core.puzzle import read_puzzle
-    from ..core.signals import TermAsCtrlC
     from ..exact.output import BoardWriter
 
-    others = {"--all": args.all, "--count": args.count, "--order": args.order, "--shave": args.shave,
-              "--value-order": args.value_order != "min", "--restarts": args.restarts,
-              "--restart-nodes": args.restart_nodes != 100_000, "--workers": args.workers != 1,
-              "--checkpoint": args.checkpoint, "--no-backjump": args.no_backjump, "--best": args.best,
-              "--bound": args.bound is not None, "--from": args.start}
+    others = {
+        "--all": args.all,
+        "--count": args.count,
+        "--order": args.order,
+        "--shave": args.shave,
+        "--value-order": args.value_order != "min",
+        "--restarts": args.restarts,
+        "--restart-nodes": args.restart_nodes != 100_000,
+        "--workers": args.workers != 1,
+        "--checkpoint": args.checkpoint,
+        "--no-backjump": args.no_backjump,
+        "--best": args.best,
+        "--bound": args.bound is not None,
+        "--from": args.start,
+    }
     given = [name for name, value in others.items() if value]
     if given:
         raise E2optError(f"--method clique is a heuristic for the best board: not with {', '.join(given)}")
@@ -160,12 +196,12 @@ def solve_command(args) -> int:
         raise E2optError(f"--selections {args.selections:g}: a whole number of selections, at least 1")
     puzzle = read_puzzle(args.puzzle)
     writer = BoardWriter(args.output, puzzle.name) if args.output else None
-    with TermAsCtrlC():
-        result = solve_clique(puzzle, int(q), args.seed, args.time_limit, not args.no_symmetry,
-                              None if args.quiet else sys.stderr)
+    result = solve_clique(
+        puzzle, int(q), args.seed, args.max_cpu_s, not args.no_symmetry, None if args.quiet else sys.stderr
+    )
     if writer:
         writer(result.board)
     else:
         print(format_board(result.board))
     print(result.summary())
-    return {"interrupted": 130, "time limit": 1}.get(result.stopped, 0)
+    return result
