@@ -88,7 +88,7 @@ def test_missing_puzzle_is_a_one_line_error(tmp_path, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_ctrl_c_or_sigterm_prints_what_was_found_and_exits_128_plus_the_signal(sig):
     proc = solve_process(SET1 / "set1_07x07.txt", "--count", "--time-limit", "120")
     try:
