@@ -102,11 +102,11 @@ def test_bench_cli(tmp_path, capsys):
     [
         (["throughput", "--holes", "1"], "--holes 1: a move needs at least 2 holes"),
         (["throughput", "--holes", "8", "--repeats", "0"], "--repeats 0: must be at least 1"),
-        (["throughput", "--cpu-s", "0"], "--cpu-s 0: must be a positive number"),
+        (["throughput", "--max-cpu-s", "0"], "--max-cpu-s 0: must be a positive number"),
         (["quality", "--cpu-s", "1", "--workers", "0"], "--workers 0: must be at least 1"),
-        (["quality", "--cpu-s", "0"], "--cpu-s 0: must be a positive number"),
-        (["quality", "--cpu-s", "-2"], "--cpu-s -2: must be a positive number"),
-        (["quality", "--cpu-s", "nan"], "--cpu-s nan: must be a positive number"),
+        (["quality", "--cpu-s", "0"], "--max-cpu-s 0: must be a positive number"),
+        (["quality", "--cpu-s", "-2"], "--max-cpu-s -2: must be a positive number"),
+        (["quality", "--cpu-s", "nan"], "--max-cpu-s nan: must be a positive number"),
         (["quality", "--cpu-s", "1", "--seeds", "-1"], "--seeds -1: a seed is a non-negative integer"),
     ],
 )

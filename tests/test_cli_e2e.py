@@ -106,6 +106,8 @@ def test_sweep_options_and_exit_code_0(tmp_path):
     assert proc.returncode == 0, proc.stderr
     (sweep_dir,) = runs.iterdir()
     assert "4 done" in proc.stdout and f"folder {sweep_dir}" in proc.stdout
+    table = "| setting | n | min | median | mean | max | best known | gap | mean time to best (s) | mean moves/s |"
+    assert table in proc.stdout.splitlines() and table not in proc.stderr  # the summary is the output
     assert sorted(p.name for p in sweep_dir.iterdir() if p.is_dir()) == [
         "holes=2_s3", "holes=2_s5", "holes=4_s3", "holes=4_s5",
     ]  # fmt: skip

@@ -188,7 +188,7 @@ def test_bench_construct_prints_a_table_per_budget_and_seed(tmp_path, capsys, me
     assert [row[:2] for row in rows] == [["0.2", "1"], ["0.2", "2"], ["0.2", "median"]]
     assert all(0 < int(row[2]) <= 60 for row in rows[:2])
     assert main(["bench", "construct", "--config", str(path), "--cpu-s", "0", "--seeds", "1"]) == 2
-    assert "--cpu-s 0" in capsys.readouterr().err
+    assert "--max-cpu-s 0" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("method", ["beam", "dfs"])

@@ -37,7 +37,7 @@ def test_a_bad_combination_or_budget_is_refused_before_anything_runs():
     puzzles = [read_puzzle(SET1 / "set1_03x04.txt")]
     with pytest.raises(E2optError, match="bench exact: scan / row / max: --value-order max"):
         compare(puzzles, ["dfs", "scan"], ["row"], ["max"], True, 10.0)
-    with pytest.raises(E2optError, match="bench exact: --cpu-s 0: must be a positive number"):
+    with pytest.raises(E2optError, match="bench exact: --max-cpu-s 0: must be a positive number"):
         compare(puzzles, ["dfs"], ["row"], ["min"], True, 0)
 
 

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from conftest import ROOT, TINY_BOARD, TINY_PUZZLE, e2opt
 
-from e2opt.cli.exits import exit_code
+from e2opt.cli.exits import stop_code
 from e2opt.cli.main import main
 from e2opt.core.board import score
 from e2opt.core.folderlock import FolderBusy, FolderLock, owner
@@ -182,9 +182,9 @@ def test_a_closed_stdout_never_stops_the_run_nor_changes_its_exit_code(tmp_path,
 
 
 def test_exit_codes_follow_the_shell_convention():
-    assert exit_code("max_wall_s (4)") == 0 and exit_code("target_score (480)") == 0
-    assert exit_code("SIGINT") == 130 and exit_code("SIGTERM") == 143 and exit_code("SIGHUP") == 129
-    assert exit_code("interrupted") == 130  # the stop file, created by someone else: as a Ctrl-C
+    assert stop_code("max_wall_s (4)") == 0 and stop_code("target_score (480)") == 0
+    assert stop_code("SIGINT") == 130 and stop_code("SIGTERM") == 143 and stop_code("SIGHUP") == 129
+    assert stop_code("interrupted") == 130  # the stop file, created by someone else: as a Ctrl-C
 
 
 # --- inputs that are not regular files ---

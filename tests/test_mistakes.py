@@ -125,7 +125,7 @@ def test_yaml_scientific_notation_is_a_number_and_duplicate_keys_are_an_error(tm
     ("overrides", "values", "start"),
     [
         ((), {"seed": -1}, "--seed -1: must be non-negative"),
-        ((), {"stop.max_wall_s": float("nan")}, "--max-runtime nan: must be a finite number"),
+        ((), {"stop.max_wall_s": float("nan")}, "--max-wall-s nan: must be a finite number"),
         ((), {"name": "../x"}, "--name ../x: '../x' cannot be part of a folder name"),
         ((), {"output.runs_dir": " "}, "--runs-dir  : must name a folder"),
         (("search.holes=40",), {}, "--set search.holes=40: 40 holes per move, but p has 9 movable cells"),

@@ -204,7 +204,7 @@ def _require(ok: bool, message: str) -> None:
 def _check_cpu_s(cpu_s: float) -> None:
     """The CPU budget per search must be a positive, finite number of seconds."""
     _require(
-        math.isfinite(cpu_s) and cpu_s > 0, f"--cpu-s {cpu_s:g}: must be a positive number of CPU seconds"
+        math.isfinite(cpu_s) and cpu_s > 0, f"--max-cpu-s {cpu_s:g}: must be a positive number of CPU seconds"
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .command import Command
+from .command import Command, add_budgets
+
+OLD = {"cpu": "--cpu-s"}  # bench's older spelling of --max-cpu-s
 
 
 class BenchCmd(Command):
@@ -15,13 +17,13 @@ class BenchCmd(Command):
         speed.add_argument("--instance", help="puzzle file (default: instances/eternity2.txt)")
         speed.add_argument("--holes", type=int, nargs="+", default=[16, 32, 64], metavar="K")
         speed.add_argument("--repeats", type=int, default=3, help="searches per hole count (median reported)")
-        speed.add_argument("--cpu-s", type=float, default=2.0, help="CPU seconds per search")
+        add_budgets(speed, cpu="CPU seconds per search (default 2)", old=OLD, default=2.0)
         quality = sub.add_parser("quality", help="best and median score per instance for a CPU budget")
         quality.add_argument("--config", required=True, help="YAML config whose search section is used")
         quality.add_argument(
             "--instances", nargs="+", metavar="PATH", help="puzzle files (default: the config's)"
         )
-        quality.add_argument("--cpu-s", type=float, required=True, help="CPU seconds per seed")
+        add_budgets(quality, cpu="CPU seconds per seed", old=OLD, required=True)
         quality.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
         quality.add_argument(
             "--at",
@@ -39,7 +41,7 @@ class BenchCmd(Command):
             "construct", help="the config's construction alone: score and rate per CPU budget"
         )
         build.add_argument("--config", required=True, help="YAML config whose construct section is used")
-        build.add_argument("--cpu-s", type=float, nargs="+", required=True, help="CPU budgets (seconds)")
+        add_budgets(build, cpu="CPU budgets (seconds)", old=OLD, nargs="+", required=True)
         build.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
         build.add_argument(
             "--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key"
@@ -54,7 +56,7 @@ class BenchCmd(Command):
         exact.add_argument(
             "--first", action="store_true", help="to the first solution (default: all of them)"
         )
-        exact.add_argument("--cpu-s", type=float, default=10.0, help="CPU seconds per search")
+        add_budgets(exact, cpu="CPU seconds per search (default 10)", old=OLD, default=10.0)
 
     def run(self, args):
         from ..bench.runs import run_construct, run_quality, run_throughput
@@ -64,16 +66,16 @@ class BenchCmd(Command):
             from ..exact.compare import compare, format_compare
 
             puzzles = [read_puzzle(path) for path in args.puzzles]
-            rows = compare(puzzles, args.methods, args.orders, args.values, not args.first, args.cpu_s)
-            print(format_compare(rows, not args.first, args.cpu_s))
+            rows = compare(puzzles, args.methods, args.orders, args.values, not args.first, args.max_cpu_s)
+            print(format_compare(rows, not args.first, args.max_cpu_s))
         elif args.bench == "construct":
-            print(run_construct(args.config, args.cpu_s, args.seeds, args.set))
+            print(run_construct(args.config, args.max_cpu_s, args.seeds, args.set))
         elif args.bench == "throughput":
-            print(run_throughput(args.instance, args.holes, args.repeats, args.cpu_s))
+            print(run_throughput(args.instance, args.holes, args.repeats, args.max_cpu_s))
         else:
             print(
                 run_quality(
-                    args.config, args.instances, args.cpu_s, args.seeds, args.at, args.workers, args.set
+                    args.config, args.instances, args.max_cpu_s, args.seeds, args.at, args.workers, args.set
                 )
             )
         return 0

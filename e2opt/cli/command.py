@@ -1,4 +1,4 @@
-"""The base class of e2opt's subcommands (cli.py lists them; solve_command.py and sweep_command.py hold the
+"""The base class of e2opt's subcommands (main.py lists them; solve.py, sweep.py and bench.py hold the
 larger ones) and the options several of them share."""
 
 from __future__ import annotations
@@ -27,3 +27,29 @@ def add_executor_options(parser: argparse.ArgumentParser, what: str) -> None:
         metavar="ADDRESS",
         help=f"Dask scheduler address for the {what} (default: a LocalCluster)",
     )
+
+
+def add_budgets(
+    parser: argparse.ArgumentParser,
+    wall: str | None = None,
+    cpu: str | None = None,
+    old: dict[str, str] | None = None,
+    **cpu_options: object,
+) -> None:
+    """--max-wall-s S and --max-cpu-s S, the one spelling of a budget on every command (help texts ``wall``
+    and ``cpu``; a None budget is not offered); ``old`` keeps a command's older spelling as an alias
+    ({"cpu": "--cpu-s"}); ``cpu_options`` (default, nargs, required) go to --max-cpu-s."""
+    old = old or {}
+    if wall is not None:
+        names = ["--max-wall-s", *([old["wall"]] if "wall" in old else [])]
+        parser.add_argument(*names, dest="max_wall_s", type=float, metavar="S", help=wall)
+    if cpu is not None:
+        names = ["--max-cpu-s", *([old["cpu"]] if "cpu" in old else [])]
+        parser.add_argument(*names, dest="max_cpu_s", type=float, metavar="S", help=cpu, **cpu_options)
+
+
+def budget_overrides(args: argparse.Namespace) -> list[str]:
+    """--max-wall-s and --max-cpu-s as ``stop.*`` overrides, for the commands whose budgets live in a run's
+    config (resume, sweep): the same as ``--set stop.max_wall_s=S``."""
+    budgets = {key: getattr(args, key, None) for key in ("max_wall_s", "max_cpu_s")}
+    return [f"stop.{key}={value:g}" for key, value in budgets.items() if value is not None]

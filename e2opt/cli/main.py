@@ -1,5 +1,5 @@
-"""Command line: one small class per subcommand; user errors become one line and exit code 2, a run ended by a
-full disk or lost permission one line and exit code 74."""
+"""Command line: one small class per subcommand; how each ends (exit codes, signals, a closed stdout) is
+decided in exits.py, the same for every command."""
 
 from __future__ import annotations
 
@@ -9,26 +9,23 @@ import traceback
 from pathlib import Path
 
 from ..core.errors import E2optError
+from . import exits
 from .bench import BenchCmd
 from .clique import ExportCliqueCmd
-from .command import Command, add_executor_options
+from .command import Command, add_budgets, add_executor_options, budget_overrides
 from .convert import ConvertCmd
-from .exits import exit_code, say
 from .solve import SolveCmd
 from .sweep import SweepCmd, SweepReportCmd
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="the one integer seed that drives the run")
-    parser.add_argument(
-        "--max-wall-s",
-        "--max-runtime",
-        dest="max_runtime",
-        type=float,
-        metavar="S",
-        help="wall-clock budget in seconds (stop.max_wall_s; --max-runtime is the older spelling)",
+    add_budgets(
+        parser,
+        wall="wall-clock budget in seconds from the command's start (stop.max_wall_s; --max-runtime: older)",
+        cpu="CPU budget in seconds of all workers (stop.max_cpu_s)",
+        old={"wall": "--max-runtime"},
     )
-    parser.add_argument("--max-cpu-s", type=float, metavar="S", help="CPU budget in seconds (stop.max_cpu_s)")
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY.PATH=VALUE", help="override a config value"
     )
@@ -74,7 +71,7 @@ class RunCmd(Command):
         from ..search.stop import process_age
 
         check_executor(args.executor, args.scheduler)
-        values = {"seed": args.seed, "stop.max_wall_s": args.max_runtime, "name": args.name}
+        values = {"seed": args.seed, "stop.max_wall_s": args.max_wall_s, "name": args.name}
         values["stop.max_cpu_s"] = args.max_cpu_s
         values["output.runs_dir"] = args.runs_dir
         values["run.workers"] = _workers_value(args.workers)
@@ -83,8 +80,8 @@ class RunCmd(Command):
         result = run_config(
             cfg, quiet=args.quiet, executor=args.executor, scheduler=args.scheduler, spent_s=process_age()
         )
-        say(result.summary())
-        return exit_code(result.stop_reason)
+        print(result.summary())
+        return exits.stop_code(result.stop_reason)
 
 
 class ResumeCmd(Command):
@@ -95,6 +92,11 @@ class ResumeCmd(Command):
         parser.add_argument("run_dir", help="the run folder, e.g. runs/20261122T030000Z_eternity2_s1")
         parser.add_argument(
             "--set", action="append", default=[], metavar="stop.KEY=VALUE", help="extend a stopping criterion"
+        )
+        add_budgets(
+            parser,
+            wall="extend the wall-clock budget to S seconds in all (as --set stop.max_wall_s=S)",
+            cpu="extend the CPU budget to S seconds in all (as --set stop.max_cpu_s=S)",
         )
         parser.add_argument(
             "--quiet", action="store_true", help="no progress output (warnings still go to stderr)"
@@ -114,22 +116,23 @@ class ResumeCmd(Command):
         for text in args.set:
             if not text.startswith("stop."):
                 raise ConfigError(f"--set {text}: resume only changes stop.* criteria")
+        changes = (*args.set, *budget_overrides(args))
         try:
             result = resume_run(
                 args.run_dir,
                 args.quiet,
-                tuple(args.set),
+                changes,
                 executor=args.executor,
                 scheduler=args.scheduler,
                 workers=args.workers,
             )
         except AlreadyFinished as exc:
-            if args.set:
+            if changes:
                 raise
-            say(str(exc))  # not a mistake: there is nothing left to do
-            return 0
-        say(result.summary())
-        return exit_code(result.stop_reason)
+            print(exc)  # not a mistake: there is nothing left to do
+            return exits.DONE
+        print(result.summary())
+        return exits.stop_code(result.stop_reason)
 
 
 class ReportCmd(Command):
@@ -281,12 +284,18 @@ COMMANDS: list[Command] = [
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit 2), like every other user mistake."""
+    """argparse with one-line errors (exit 2), like every other user mistake, naming the command; every
+    parser of the command line takes --debug, so it works before or after the subcommand."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
+        self.set_defaults(command_parser=self)  # a subcommand's parser overrides it: the innermost one
 
     def error(self, message: str):
-        self.exit(
-            2, f"e2opt: error: {self.prog.removeprefix('e2opt').strip() or 'e2opt'}: {message} (see --help)\n"
-        )
+        name = self.prog.removeprefix("e2opt").strip()
+        where = f"{name}: " if name else ""
+        self.exit(exits.MISTAKE, f"e2opt: error: {where}{message} (see {self.prog} --help)\n")
 
 
 def _version() -> str:
@@ -303,7 +312,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="e2opt", description="Eternity II and edge-matching puzzles: CP-SAT + VLNS tabu search."
     )
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
     parser.add_argument("--version", action="version", version=f"e2opt {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for cmd in COMMANDS:
@@ -313,31 +321,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, or exit 2 with one line; an unknown option is named with its subcommand."""
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:
+        args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``e2opt`` command."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of the ``e2opt`` command; its exit code is decided in exits.py, the same on every command."""
+    args = parse(argv)
+    debug = getattr(args, "debug", False)
+    stdout, sys.stdout = sys.stdout, exits.ClosedPipeSafe(sys.stdout)
     try:
-        return args.cmd.run(args)
+        with exits.StopSignalsUnwind():
+            code = args.cmd.run(args)
+            sys.stdout.flush()
+            return code
     except (E2optError, OSError) as exc:
-        if args.debug:
+        if debug:
             traceback.print_exc()
-        message = str(exc) if isinstance(exc, E2optError) else _os_message(exc)
-        print(f"e2opt: error: {message}", file=sys.stderr)
-        return _error_code(exc, args.command)
+        exits.tell(f"e2opt: error: {exc if isinstance(exc, E2optError) else _os_message(exc)}")
+        return exits.error_code(exc)
     except KeyboardInterrupt:
-        print("e2opt: interrupted", file=sys.stderr)
-        return 130
-
-
-def _error_code(exc: Exception, command: str) -> int:
-    """2 for a user mistake; 74 for a run ended by its environment (envfail.py), or a run or resume that could
-    not write its folder before it began (a full disk, lost permission)."""
-    from ..engine.envfail import EXIT_CODE, is_fault
-
-    if isinstance(exc, E2optError):
-        return getattr(exc, "exit_code", 2)
-    return EXIT_CODE if command in ("run", "resume") and is_fault(exc) else 2
+        exits.tell("e2opt: interrupted")
+        return exits.interrupted_code()
+    except Exception:
+        traceback.print_exc()
+        exits.tell("e2opt: internal error: a bug in e2opt (the traceback above); please report it")
+        return exits.BUG
+    finally:
+        sys.stdout.flush()
+        sys.stdout = stdout
 
 
 def _os_message(exc: OSError) -> str:

@@ -6,14 +6,8 @@ import argparse
 import sys
 
 from ..core.errors import E2optError
-from .command import Command
-
-
-def _exit_code(stopped: str | None, answered: bool) -> int:
-    """130 after Ctrl-C or SIGTERM, 0 when the search gave its answer, 1 when a limit stopped it."""
-    if stopped == "interrupted":
-        return 130
-    return 0 if answered else 1
+from . import exits
+from .command import Command, add_budgets
 
 
 def _workers(text: str) -> int:
@@ -48,7 +42,9 @@ class SolveCmd(Command):
         parser.add_argument(
             "--selections", type=float, metavar="Q", help="clique: the heuristic's selections q (default 1e7)"
         )
-        parser.add_argument("--time-limit", type=float, metavar="S", help="CPU seconds before giving up")
+        add_budgets(
+            parser, cpu="CPU seconds before giving up (--time-limit: older)", old={"cpu": "--time-limit"}
+        )
         parser.add_argument(
             "-o", "--output", metavar="DIR", help="write each board as DIR/<puzzle>_<k>.board"
         )
@@ -88,7 +84,7 @@ class SolveCmd(Command):
             "--best",
             action="store_true",
             help="a board of maximum score and the proof that none scores more (scan decides "
-            "the full score with half of --time-limit, at most 60 CPU s; then CP-SAT)",
+            "the full score with half of --max-cpu-s, at most 60 CPU s; then CP-SAT)",
         )
         parser.add_argument(
             "--bound",
@@ -108,13 +104,13 @@ class SolveCmd(Command):
         from ..core.board import format_board
         from ..core.boardwriter import BoardWriter
         from ..core.formats.read import read_puzzle
-        from ..core.signals import TermAsCtrlC
         from ..exact.solve import SolveOptions, default_method, solve
 
         if args.method == "clique":
             from ..clique.solve import solve_command
 
-            return solve_command(args)
+            result = solve_command(args)  # a heuristic: its q selections are an answer, a limit is not
+            return exits.answer_code(result.stopped, result.stopped != "time limit")
         if args.selections is not None:
             raise E2optError("--selections goes with --method clique")
         if args.best or args.bound is not None or args.start:
@@ -124,7 +120,7 @@ class SolveCmd(Command):
         opts = SolveOptions(
             args.method or default_method(puzzle),
             find_all,
-            args.time_limit,
+            args.max_cpu_s,
             args.order,
             args.value_order,
             not args.no_symmetry,
@@ -139,22 +135,21 @@ class SolveCmd(Command):
         )
         opts.check()
         writer = BoardWriter(args.output, puzzle.name) if args.output else None
-        with TermAsCtrlC():
-            result = solve(puzzle, opts, writer, None if args.quiet else sys.stderr)
+        result = solve(puzzle, opts, writer, None if args.quiet else sys.stderr)
         if not writer and (args.all or not find_all):
             for board in result.boards:
                 print(format_board(board))
         if args.count:
             print(result.count_line())
         print(result.summary())
-        return _exit_code(result.stopped, result.complete or result.stopped == "first solution")
+        found = result.solutions > 0 and (result.complete or result.stopped == "first solution")
+        return exits.answer_code(result.stopped, found)  # no perfect board is a negative answer
 
     def _best(self, args) -> int:
         """``--best``: the maximum score (exact/optimum.py)."""
         from ..core.board import format_board
         from ..core.boardwriter import BoardWriter
         from ..core.formats.read import read_board, read_puzzle
-        from ..core.signals import TermAsCtrlC
         from ..exact.optimum import best_board, checked_score
 
         others = {
@@ -177,8 +172,8 @@ class SolveCmd(Command):
             raise E2optError(f"--best runs its own search (scan, then CP-SAT): not with {', '.join(given)}")
         if args.bound is not None and args.start:
             raise E2optError("--bound and --from: give one (--from's board sets the bound)")
-        if args.time_limit is not None and not args.time_limit > 0:
-            raise E2optError(f"--time-limit {args.time_limit}: must be a positive number of seconds")
+        if args.max_cpu_s is not None and not args.max_cpu_s > 0:
+            raise E2optError(f"--max-cpu-s {args.max_cpu_s}: must be a positive number of seconds")
         puzzle = read_puzzle(args.puzzle)
         writer = BoardWriter(args.output, puzzle.name) if args.output else None
         start = read_board(args.start, puzzle) if args.start else None
@@ -187,19 +182,18 @@ class SolveCmd(Command):
                 checked_score(puzzle, start)
             except E2optError as exc:
                 raise E2optError(f"--from {args.start}: {exc}") from None
-        with TermAsCtrlC():
-            result = best_board(
-                puzzle,
-                known_board=start,
-                known_score=args.bound,
-                symmetry=not args.no_symmetry,
-                time_limit_s=args.time_limit,
-                seed=args.seed,
-                progress=None if args.quiet else sys.stderr,
-            )
+        result = best_board(
+            puzzle,
+            known_board=start,
+            known_score=args.bound,
+            symmetry=not args.no_symmetry,
+            time_limit_s=args.max_cpu_s,
+            seed=args.seed,
+            progress=None if args.quiet else sys.stderr,
+        )
         if result.board is not None and writer:
             writer(result.board)
         elif result.board is not None:
             print(format_board(result.board))
         print(result.summary())
-        return _exit_code(result.stopped, result.complete)
+        return exits.answer_code(result.stopped, result.complete)

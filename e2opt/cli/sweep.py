@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..config.schema import process_count_problem
 from ..core.errors import E2optError
-from .command import Command, add_executor_options
+from . import exits
+from .command import Command, add_budgets, add_executor_options, budget_overrides
 
 
 class SweepCmd(Command):
@@ -35,6 +35,11 @@ class SweepCmd(Command):
             metavar="KEY.PATH=VALUE",
             help="override a value in every run",
         )
+        add_budgets(
+            parser,
+            wall="wall-clock budget of every run (as --set stop.max_wall_s=S)",
+            cpu="CPU budget of every run (as --set stop.max_cpu_s=S)",
+        )
         parser.add_argument(
             "--seeds", metavar="N|S1,S2,…", help="replace the sweep's seeds: a count or a list"
         )
@@ -50,25 +55,27 @@ class SweepCmd(Command):
         problem = None if args.workers is None else process_count_problem(args.workers)
         if problem:
             raise E2optError(f"--workers {args.workers}: {problem}")
+        overrides = [*args.set, *budget_overrides(args)]
         if args.resume:
-            if args.set or args.seeds or args.runs_dir:
+            if overrides or args.seeds or args.runs_dir:
                 raise E2optError(
-                    "--resume continues a sweep as it was expanded: no --set, --seeds or --runs-dir"
+                    "--resume continues a sweep as it was expanded: no --set, --max-wall-s, --max-cpu-s, "
+                    "--seeds or --runs-dir"
                 )
             sweep_dir = Path(args.resume)
             sweep = Sweep.load(sweep_dir)
             check_configs(sweep, sweep_dir)
         else:
-            sweep = load_sweep(args.sweep, args.set, args.seeds)
+            sweep = load_sweep(args.sweep, overrides, args.seeds)
             sweep_dir = create_sweep(sweep, args.runs_dir)
         outcome = run_sweep(sweep, sweep_dir, args.executor, args.workers, args.scheduler)
         print(write_summary(sweep_dir))
         counts = ", ".join(f"{n} {status}" for status, n in outcome.counts.items())
         print(f"sweep {sweep.name}: {counts}; folder {sweep_dir}")
         if outcome.interrupted:
-            print(f"interrupted: continue with  e2opt sweep --resume {sweep_dir}", file=sys.stderr)
-            return 130
-        return 1 if outcome.counts.get("failed") else 0
+            exits.tell(f"interrupted: continue with  e2opt sweep --resume {sweep_dir}")
+            return exits.stop_code(outcome.stop_reason)
+        return exits.NEGATIVE if outcome.counts.get("failed") else exits.DONE
 
 
 class SweepReportCmd(Command):

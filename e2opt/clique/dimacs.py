@@ -31,7 +31,10 @@ BUFFER_BYTES = 1 << 22  # 4 MiB of lines per write
 def atomic_stream(path: str | os.PathLike) -> Iterator[BinaryIO]:
     """A binary file written in pieces that replaces ``path`` only once it is complete and synced."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:  # name the file the user asked for, not the temporary one
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
         os.fchmod(fd, 0o666 & ~UMASK)
         with os.fdopen(fd, "wb") as out:
@@ -45,15 +48,19 @@ def atomic_stream(path: str | os.PathLike) -> Iterator[BinaryIO]:
         raise
 
 
-def write_dimacs(graph: CliqueGraph, path: str | os.PathLike, title: str = "",
-                 buffer_bytes: int = BUFFER_BYTES) -> tuple[int, int]:
+def write_dimacs(
+    graph: CliqueGraph, path: str | os.PathLike, title: str = "", buffer_bytes: int = BUFFER_BYTES
+) -> tuple[int, int]:
     """Write the graph to ``path`` (module docstring); return (nodes, edges)."""
     n = graph.n_nodes
     edges = graph.n_edges()
     cols = graph.cols
     cell = graph.node_cell()
-    head = [f"c {title}".rstrip(), f"c {n} nodes, {edges} edges, a perfect clique has {graph.target} nodes",
-            "c nodes are listed as: c node ID PIECE ROW COL ROT (ids 1-based; ROT = clockwise quarter turns)"]
+    head = [
+        f"c {title}".rstrip(),
+        f"c {n} nodes, {edges} edges, a perfect clique has {graph.target} nodes",
+        "c nodes are listed as: c node ID PIECE ROW COL ROT (ids 1-based; ROT = clockwise quarter turns)",
+    ]
     with atomic_stream(path) as out:
         out.write(("\n".join(head) + "\n").encode())
         rows = np.stack([np.arange(1, n + 1), graph.piece, cell // cols, cell % cols, graph.rot], axis=1)

@@ -148,7 +148,7 @@ def solve_clique(
     if selections < 1:
         raise E2optError(f"--selections {selections}: must be at least 1")
     if time_limit_s is not None and not time_limit_s > 0:
-        raise E2optError(f"--time-limit {time_limit_s}: must be a positive number of seconds")
+        raise E2optError(f"--max-cpu-s {time_limit_s}: must be a positive number of seconds")
     start = time.process_time()
     graph = puzzle_graph(puzzle, symmetry)
     run = run_heuristic(graph, selections, seed, time_limit_s=time_limit_s, progress=progress)
@@ -166,13 +166,12 @@ def solve_clique(
     )
 
 
-def solve_command(args) -> int:
-    """``e2opt solve PUZZLE --method clique [--selections Q] [--seed N] [--time-limit S] [-o DIR]``."""
+def solve_command(args) -> CliqueSolveResult:
+    """``e2opt solve PUZZLE --method clique [--selections Q] [--seed N] [--max-cpu-s S] [-o DIR]``."""
     import sys
 
     from ..core.boardwriter import BoardWriter
     from ..core.formats.read import read_puzzle
-    from ..core.signals import TermAsCtrlC
 
     others = {
         "--all": args.all,
@@ -197,18 +196,12 @@ def solve_command(args) -> int:
         raise E2optError(f"--selections {args.selections:g}: a whole number of selections, at least 1")
     puzzle = read_puzzle(args.puzzle)
     writer = BoardWriter(args.output, puzzle.name) if args.output else None
-    with TermAsCtrlC():
-        result = solve_clique(
-            puzzle,
-            int(q),
-            args.seed,
-            args.time_limit,
-            not args.no_symmetry,
-            None if args.quiet else sys.stderr,
-        )
+    result = solve_clique(
+        puzzle, int(q), args.seed, args.max_cpu_s, not args.no_symmetry, None if args.quiet else sys.stderr
+    )
     if writer:
         writer(result.board)
     else:
         print(format_board(result.board))
     print(result.summary())
-    return {"interrupted": 130, "time limit": 1}.get(result.stopped, 0)
+    return result

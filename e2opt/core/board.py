@@ -133,7 +133,7 @@ def write_board(board: Board, path: str | os.PathLike, fsync: bool = True) -> No
 
 
 def parse_board(text: str, path: str = "<string>") -> Board:
-    """Parse .board text; raise BoardError naming the file and line on any malformed token."""
+    """Parse .board text; raise BoardError naming the file and line (and the cell) on any malformed token."""
     lines = [(i + 1, ln.split("#", 1)[0].split()) for i, ln in enumerate(text.splitlines())]
     lines = [(no, toks) for no, toks in lines if toks]
     if not lines or len(lines[0][1]) != 2 or any(natural_problem(t) for t in lines[0][1]):
@@ -155,6 +155,8 @@ def parse_board(text: str, path: str = "<string>") -> Board:
             p, sep, k = tok.partition(":")
             if not sep or natural_problem(p) or natural_problem(k):
                 raise BoardError(f"{path}, line {no}: {show_token(tok)} is not 'piece:rotation'")
+            if int(k) > 3:
+                raise BoardError(f"{path}, line {no}: cell ({r},{c}): rotation {k} of piece {p} is not 0..3")
             piece[r, c], rot[r, c] = int(p), int(k)
     return Board(piece, rot)
 

@@ -157,13 +157,13 @@ def verify(puzzle: PuzzleData, board: BoardData) -> Report:
             if piece >= n:
                 problems.append(f"{cell}: piece id out of range (pieces are 0..{n - 1})")
                 continue
-            if rot > 3:
-                problems.append(f"{cell}: rotation {rot} is not 0..3")
-                continue
             if piece in where_used:
                 problems.append(f"{cell}: piece used twice (also at {where_used[piece]})")
             else:
-                where_used[piece] = (r, c)
+                where_used[piece] = (r, c)  # on the board even when badly turned: not "missing"
+            if rot > 3:
+                problems.append(f"{cell}: rotation {rot} is not 0..3")
+                continue
             sides = turned(puzzle.pieces[piece], rot)
             colours[r][c] = sides
             rim = [r == 0, c == cols - 1, r == rows - 1, c == 0]

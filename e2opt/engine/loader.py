@@ -25,7 +25,8 @@ CONFIG_LIMIT_MB = 4
 # Keyword values of load_config that the ``run`` command line sets, by the option the user typed.
 CLI_OPTIONS = {
     "seed": "--seed",
-    "stop.max_wall_s": "--max-runtime",
+    "stop.max_wall_s": "--max-wall-s",
+    "stop.max_cpu_s": "--max-cpu-s",
     "name": "--name",
     "output.runs_dir": "--runs-dir",
     "run.workers": "--workers",

@@ -48,7 +48,7 @@ def compare(
 ) -> list[CompareRow]:
     """Run every combination on every puzzle (all combinations are checked before the first runs)."""
     if not cpu_s > 0:
-        raise E2optError(f"bench exact: --cpu-s {cpu_s}: must be a positive number of seconds")
+        raise E2optError(f"bench exact: --max-cpu-s {cpu_s}: must be a positive number of seconds")
     combos = [(m, o, v) for m in methods for o in orders for v in values]
     options = [_options(m, o, v, find_all, cpu_s) for m, o, v in combos]
     rows = []

@@ -31,7 +31,7 @@ from .solve import SolveOptions, solve
 from .symmetry import orbit, rotation_group
 
 PROGRESS_EVERY_S = 5.0
-PERFECT_SHARE = 0.5  # of --time-limit, for the perfect-board DFS
+PERFECT_SHARE = 0.5  # of --max-cpu-s, for the perfect-board DFS
 PERFECT_CAP_S = 60.0  # its CPU seconds at most (also without a limit)
 
 

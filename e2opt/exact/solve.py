@@ -57,7 +57,7 @@ class SolveOptions:
         if self.method not in EXACT_METHODS:
             raise E2optError(f"--method {self.method}: choose one of {', '.join(EXACT_METHODS)}")
         if self.time_limit_s is not None and not self.time_limit_s > 0:
-            raise E2optError(f"--time-limit {self.time_limit_s}: must be a positive number of seconds")
+            raise E2optError(f"--max-cpu-s {self.time_limit_s}: must be a positive number of seconds")
         if self.method == "cpsat" and (self.order or self.value_order != "min"):
             raise E2optError("--order and --value-order apply to the depth-first methods, not cpsat")
         orders = EXACT_METHODS[self.method].orders

@@ -56,6 +56,7 @@ class SweepOutcome:
 
     counts: dict[str, int]
     interrupted: bool
+    stop_reason: str = ""  # the signal that stopped it ("SIGTERM", ...; the exit code 128+N)
 
 
 def run_sweep(
@@ -117,8 +118,9 @@ def run_sweep(
                         sweep.set_status(sweep_dir, run.id, outcome["status"], outcome.get("error"))
                         if outcome["status"] != "pending":
                             progress.line(run.id, outcome)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # a second Ctrl-C
             abandoned = True
+            interrupted.trigger("SIGINT")
         finally:
             for run in pending.values():
                 if (sweep_dir / run.id).is_dir():
@@ -126,7 +128,7 @@ def run_sweep(
             pool.close(wait=not abandoned)
             stop_file.unlink(missing_ok=True)
         counts = dict(Counter(sweep.status_of(run.id) for run in sweep.runs))
-        return SweepOutcome(counts, stopping or abandoned)
+        return SweepOutcome(counts, stopping or abandoned, interrupted.reason)
 
 
 def _outcome(future: Any, run_id: str, stopping: bool) -> dict[str, Any]:

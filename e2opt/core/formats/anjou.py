@@ -6,7 +6,8 @@ Keys: ``name``, ``size`` (square side), ``score``, ``breaks`` (max - score), ``b
 ``width`` and ``height`` so that non-square boards fit, and writes ``size`` only for square ones.
 Rotations count from the orientation of anjou's CSV, two quarter turns from e2opt's (see csvfmt), and
 piece numbers are official numbers for the official set, else file order. When ``board_edges`` is
-present, every cell must show those edges: a mismatch is reported, never guessed around.
+present, every cell must show those edges, and ``score`` must be the board's: a mismatch is reported,
+never guessed around.
 """
 
 from __future__ import annotations
@@ -79,6 +80,10 @@ def parse(text: str, path: str, puzzle: Puzzle) -> Board:
     board = Board(piece.reshape(rows, cols), rot.reshape(rows, cols))
     if "board_edges" in doc:
         _check_edges(doc["board_edges"], board, puzzle, path)
+    if "score" in doc and board.shape == (puzzle.rows, puzzle.cols) and doc["score"] != score(puzzle, board):
+        raise BoardError(
+            f"{path}: 'score' says {json.dumps(doc['score'])[:20]}, the board scores {score(puzzle, board)}"
+        )
     return board
 
 

@@ -45,6 +45,13 @@ def parse(text: str, path: str, puzzle: Puzzle) -> Board:
         raise BoardError(f"{path}, line 1: no board rows 'NNN/R' (the file is empty)")
     names = numbering(puzzle)
     cols = len(grid[0][1])
+    if cols != puzzle.cols:
+        raise cell_error(
+            path, grid[0][0], f"{cols} cells in the first row, the puzzle's rows have {puzzle.cols}"
+        )
+    if len(grid) != puzzle.rows:
+        last = grid[min(len(grid), puzzle.rows + 1) - 1][0]
+        raise cell_error(path, last, f"{len(grid)} rows of cells, the puzzle has {puzzle.rows}")
     piece = np.empty((len(grid), cols), dtype=np.int64)
     rot = np.empty((len(grid), cols), dtype=np.int64)
     for r, (no, tokens) in enumerate(grid):

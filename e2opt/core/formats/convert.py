@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from ..board import Board
 from ..errors import E2optError
 from ..puzzle import Puzzle
@@ -39,10 +41,11 @@ def _check_source(fmt: str | None, readers: dict, kind: str) -> None:
 
 
 def _in_range(puzzle: Puzzle, board: Board, path: str) -> None:
-    """E2optError when a board names pieces or turns the puzzle has not (other formats cannot say them)."""
+    """E2optError naming the first cell whose piece the puzzle has not (other formats cannot say it)."""
     n = len(puzzle.pieces)
-    if board.piece.min() < 0 or board.piece.max() >= n or board.rot.min() < 0 or board.rot.max() > 3:
-        raise E2optError(f"{path}: the board names pieces outside 0..{n - 1} or turns outside 0..3")
+    for (r, c), p in np.ndenumerate(board.piece):
+        if not 0 <= p < n:
+            raise E2optError(f"{path}: cell ({r},{c}): piece {p} does not exist (pieces are 0..{n - 1})")
 
 
 def convert(source: str, fmt: str | None, to: str | None, output: str | None, puzzle_path: str | None) -> str:

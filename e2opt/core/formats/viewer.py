@@ -57,14 +57,18 @@ def viewer_url(puzzle: Puzzle, board: Board) -> str | None:
     return VIEWER + "&".join(params)
 
 
+LINK = re.compile(r"(^|[#?&])board_(edges|w|h|pieces)=", re.MULTILINE)
+
+
 def looks_like(text: str) -> bool:
-    """A viewer link (or its bare parameters): holds ``board_edges=``."""
-    return "board_edges=" in text
+    """A viewer link (or its bare parameters): holds ``board_edges=``, ``board_w=``, ``board_h=`` or
+    ``board_pieces=``."""
+    return LINK.search(text) is not None
 
 
 def _params(text: str, path: str) -> dict[str, str]:
     """The viewer's parameters: the text after '#' or '?' (else all of it), split on '&' and '='."""
-    line = next((ln.strip() for ln in text.splitlines() if "board_edges=" in ln), "")
+    line = next((ln.strip() for ln in text.splitlines() if LINK.search(ln)), "")
     body = re.split(r"[#?]", line, maxsplit=1)[-1] if re.search(r"[#?]", line) else line
     out = {}
     for part in body.split("&"):
@@ -86,7 +90,11 @@ def parse_link(text: str, path: str, puzzle: Puzzle) -> Board:
         cols, rows = int(p.get("board_w", "")), int(p.get("board_h", ""))
     except ValueError:
         raise BoardError(f"{path}: the link needs numbers board_w and board_h") from None
-    edges = p["board_edges"]
+    edges = p.get("board_edges")
+    if not edges:
+        raise BoardError(
+            f"{path}: the viewer link has no board_edges=: e2opt reads a link's board from its edge letters"
+        )
     if (rows, cols) != (puzzle.rows, puzzle.cols) or len(edges) != 4 * rows * cols:
         raise BoardError(
             f"{path}: the link shows a {cols}x{rows} (board_w x board_h) board with {len(edges)} edge letters; "
