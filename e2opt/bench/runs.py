@@ -25,7 +25,8 @@ from ..core.formats.official import clue_convention
 from ..core.formats.read import read_puzzle
 from ..core.puzzle import Puzzle
 from ..engine.round import worker_streams
-from ..search.config import MIN_HOLES, SearchConfig
+from ..search.config import SearchConfig
+from ..search.moves.assignment import MIN_HOLES
 from ..search.stop import AnyOf, Clock, MaxCpuTime, TargetScore
 from ..search.tabu import TabuSearch, warm_up
 
@@ -118,7 +119,7 @@ def throughput(
     rows = []
     for k in holes:
         rates = tuple(
-            search_once(puzzle, replace(cfg, holes=k), seed, cpu_s, False).moves_per_s
+            search_once(puzzle, cfg.with_assignment(holes=k), seed, cpu_s, False).moves_per_s
             for seed in range(repeats)
         )
         rows.append(ThroughputRow(k, rates))

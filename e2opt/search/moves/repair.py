@@ -56,7 +56,7 @@ class RepairMove(Move):
 
     def __init__(self, ctx: SearchContext, settings: RepairConfig):
         super().__init__(ctx, settings)
-        self.floor = ctx.cfg.acceptance.kind != "annealing"
+        self.floor = not ctx.annealing
         self._buffers = repair_kernel.buffers(ctx.flat.n)
         self.stats = self._buffers[-1]
 
@@ -73,7 +73,9 @@ class RepairMove(Move):
     def repair(self, cells: np.ndarray, floor: bool | None = None) -> int:
         """Repair and apply ``cells``; the score change. ``floor`` (default: the move's) keeps the result at or
         above the input's score; after a call, ``stats[0]`` is the annealing's best change."""
-        return repair_cells(self.ctx, cells, self.settings, self.floor if floor is None else floor, self._buffers)
+        return repair_cells(
+            self.ctx, cells, self.settings, self.floor if floor is None else floor, self._buffers
+        )
 
 
 def repair_cells(
