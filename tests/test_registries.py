@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import sys
 
+import numpy as np
 import pytest
 
 from e2opt.cli.command import Command
@@ -14,11 +16,17 @@ from e2opt.cli.main import COMMANDS
 from e2opt.config.registry import NoSettings, registry_problems
 from e2opt.config.schema import build
 from e2opt.construct import METHODS, ConstructConfig, MethodOptions
+from e2opt.core.board import random_board
 from e2opt.core.errors import ConfigError
+from e2opt.core.generate import generate
 from e2opt.exact.solve import EXACT_METHODS
+from e2opt.search.config import AcceptanceConfig, SearchConfig
 from e2opt.search.moves import MOVES, MoveEntry, MoveOptions, MovesConfig
 from e2opt.search.moves.base import Move, MoveWeight
 from e2opt.search.moves.tsr import TsrMove
+from e2opt.search.stop import Clock, MaxIterations
+from e2opt.search.tabu import TabuSearch
+from e2opt.search.warm import warm_search
 from tests.conftest import e2opt
 
 REGISTRIES = {"MOVES": MOVES, "construct.METHODS": METHODS, "EXACT_METHODS": EXACT_METHODS}
@@ -127,3 +135,31 @@ def test_every_command_has_a_name_help_and_a_run():
     names = [c.name for c in COMMANDS]
     assert len(set(names)) == len(names) and all(c.help.strip() for c in COMMANDS)
     assert all(type(c).run is not Command.run for c in COMMANDS)
+
+
+def _compiled() -> dict[str, int]:
+    """Signatures compiled so far of every numba kernel of the package."""
+    from numba.core.registry import CPUDispatcher
+
+    return {
+        f"{name}.{key}": len(value.signatures)
+        for name, module in list(sys.modules.items())
+        if name.startswith("e2opt.")
+        for key, value in vars(module).items()
+        if isinstance(value, CPUDispatcher)
+    }
+
+
+@pytest.mark.parametrize("kind", ["tabu", "annealing"])
+def test_after_the_warm_up_a_search_of_every_kernel_move_compiles_nothing(kind):
+    """The warm-up walks the registry: a search running every move that names kernels, warmed first, compiles
+    no kernel inside its clock (a move whose kernels the warm-up missed would add signatures here)."""
+    names = [name for name, entry in MOVES.items() if entry.options.kernels]
+    moves = MovesConfig(**{name: MOVES[name].settings(cost_ms=0.1) for name in names})
+    cfg = SearchConfig(moves=moves, plateau=50, intensify_after=2, acceptance=AcceptanceConfig(kind=kind))
+    warm_search(cfg)
+    before = _compiled()
+    puzzle, _ = generate(8, 8, 3, 5, 3)
+    rng = np.random.default_rng(1)
+    TabuSearch(puzzle, random_board(puzzle, rng), cfg, rng).run(MaxIterations(300), Clock())
+    assert _compiled() == before

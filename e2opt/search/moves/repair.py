@@ -83,7 +83,8 @@ def repair_cells(
 ) -> int:
     """Repair the flat movable ``cells`` as ``s.repair`` says; apply the result; the score change."""
     if s.repair == "cpsat":
-        return cpsat_repair(ctx, cells, s)  # type: ignore[arg-type]  # warm-started: never below the input
+        # warm-started: never below the input
+        return cpsat_repair(ctx, cells, s.time_limit_s, s.deterministic_limit)
     f, st = ctx.flat, ctx.state
     steps = s.steps * len(cells)
     factor = (s.t_end / s.t_start) ** (1.0 / steps)
@@ -94,7 +95,7 @@ def repair_cells(
         )
     )  # fmt: skip
     if s.repair == "fallback" and buffers[-1][repair_kernel.BEST] < 0:
-        delta += cpsat_repair(ctx, cells, s)  # type: ignore[arg-type]
+        delta += cpsat_repair(ctx, cells, s.time_limit_s, s.deterministic_limit)
     return delta
 
 
