@@ -26,11 +26,12 @@ from e2opt.bench.runs import search_once
 from e2opt.core.board import random_board
 from e2opt.cpsat.region_model import solve_region
 from e2opt.search.config import SearchConfig
-from e2opt.search.moves import MovesConfig
+from e2opt.search.moves import MOVES, MovesConfig
 from e2opt.search.moves.border import BorderMoveConfig
 from e2opt.search.moves.region import RegionMoveConfig
 from e2opt.search.moves.tsr import TsrMoveConfig
-from e2opt.search.tabu import TabuSearch, warm_up
+from e2opt.search.tabu import TabuSearch
+from e2opt.search.warm import warm_moves
 
 _OFF = ["search.moves.tsr=null", "search.moves.region=null", "search.moves.border=null"]
 _MIX = ["search.moves.tsr.weight=0.2", "search.moves.region.weight=0.3", "search.moves.border.weight=0.05"]
@@ -183,7 +184,7 @@ def main() -> None:
     p.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     p.add_argument("--variants", nargs="+", default=["today", "tsr", "ro", "all"], choices=list(VARIANTS))
     args = parser.parse_args()
-    warm_up()
+    warm_moves(MOVES)
     {"region": region, "tsr": tsr, "border": border, "mix": mix}[args.cmd](args)
 
 

@@ -30,7 +30,8 @@ from e2opt.core.puzzle import format_puzzle
 from e2opt.core.verify import verify_texts
 from e2opt.search.moves import MOVES
 from e2opt.search.stop import AnyOf, Clock, MaxCpuTime, TargetScore
-from e2opt.search.tabu import TabuSearch, warm_up
+from e2opt.search.tabu import TabuSearch
+from e2opt.search.warm import warm_moves
 
 ROOT = Path(__file__).resolve().parents[1]
 REPAIRS = [name for name in MOVES if name.startswith("repair_")]
@@ -118,7 +119,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "repair" / "bench.jsonl"))
     parser.add_argument("--probe", action="store_true", help="repair calls from the board, no search loop")
     args = parser.parse_args()
-    warm_up()
+    warm_moves(MOVES)
     if args.probe:
         print("| move | calls per CPU s | back to the input or above | sideways | median best | max best |")
         print("|---|---:|---:|---:|---:|---:|")

@@ -15,7 +15,8 @@ from e2opt.construct.config import BeamConfig
 from e2opt.core.formats.read import read_puzzle
 from e2opt.engine.loader import load_config
 from e2opt.engine.run import run_config
-from e2opt.search.tabu import warm_up
+from e2opt.search.config import SearchConfig
+from e2opt.search.warm import warm_search
 
 
 def test_a_beam_on_a_starved_cpu_ends_at_the_runs_wall_deadline(tmp_path, monkeypatch):
@@ -23,7 +24,7 @@ def test_a_beam_on_a_starved_cpu_ends_at_the_runs_wall_deadline(tmp_path, monkey
         SET1 / "set1_06x06.txt"
     )  # numba kernels compiled first (a fresh install has no cache):
     scan.build_beam(puzzle, BeamConfig(width=4), np.random.default_rng(0), None, None)  # not in the 2 s
-    warm_up()
+    warm_search(SearchConfig())
     began = time.perf_counter()
     starved = types.SimpleNamespace(  # this process gets a 50th of a core: its beams count CPU that slowly
         process_time=lambda: (time.perf_counter() - began) / 50, perf_counter=time.perf_counter

@@ -36,8 +36,12 @@ def test_export_clique_writes_the_graph_and_refuses_to_overwrite(tmp_path, capsy
     first = out.read_bytes()
     assert main(["export-clique", str(SET1 / "set1_04x04.txt"), "-o", str(out)]) == 2
     _one_line_error(capsys, "--force")
-    assert main(["export-clique", str(SET1 / "set1_04x04.txt"), "-o", str(out), "--force", "--no-symmetry"]) == 0
-    assert out.read_bytes() != first and read_dimacs(out)[0] == 4 * 4 + 8 * 8 + 4 * 4 * 4  # corners, edges, inner x 4 turns
+    assert (
+        main(["export-clique", str(SET1 / "set1_04x04.txt"), "-o", str(out), "--force", "--no-symmetry"]) == 0
+    )
+    assert (
+        out.read_bytes() != first and read_dimacs(out)[0] == 4 * 4 + 8 * 8 + 4 * 4 * 4
+    )  # corners, edges, inner x 4 turns
 
 
 @pytest.mark.parametrize(
@@ -72,7 +76,9 @@ def test_export_clique_of_a_window_and_a_board_that_breaks_the_rules(tmp_path, c
 
 def test_solve_method_clique_prints_a_verified_best_board(tmp_path, capsys):
     puzzle = SET1 / "set1_05x05.txt"
-    assert main(["solve", str(puzzle), "--method", "clique", "--seed", "3", "--quiet", "-o", str(tmp_path)]) == 0
+    assert (
+        main(["solve", str(puzzle), "--method", "clique", "--seed", "3", "--quiet", "-o", str(tmp_path)]) == 0
+    )
     assert "best board 40/40 (perfect board)" in capsys.readouterr().out
     report = verify_files(puzzle, tmp_path / "set1_05x05_1.board")
     assert report.valid and report.score == 40
@@ -114,8 +120,12 @@ def test_the_exact_oracle_equals_enumeration_on_tiny_graphs():
             adj[j, 0] |= np.uint64(1 << i)
         joined = set(pairs)
         best = max(
-            (k for k in range(1, n + 1) for sub in combinations(range(n), k)
-             if all(p in joined for p in combinations(sub, 2))),
+            (
+                k
+                for k in range(1, n + 1)
+                for sub in combinations(range(n), k)
+                if all(p in joined for p in combinations(sub, 2))
+            ),
             default=0,
         )
         found = max_clique(adj)
@@ -125,8 +135,10 @@ def test_the_exact_oracle_equals_enumeration_on_tiny_graphs():
 def _clique_search(seed: int, **settings) -> TabuSearch:
     puzzle, _ = generate(7, 7, 3, 4, seed, hints=1)
     rng = np.random.default_rng(seed)
-    moves = MovesConfig(assignment=None, clique=CliqueMoveConfig(width=4, height=3, selections=3000, **settings))
-    return TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig(moves=moves, cost_noise=0.0), rng)
+    moves = MovesConfig(
+        assignment=None, clique=CliqueMoveConfig(width=4, height=3, selections=3000, **settings)
+    )
+    return TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig.of(moves=moves, cost_noise=0.0), rng)
 
 
 def test_a_clique_that_would_lose_joins_is_put_back():
@@ -139,14 +151,20 @@ def test_a_clique_that_would_lose_joins_is_put_back():
         assert move() == 0
         search.check()
     assert move.undone > 0 and search.current_board() == solution
-    assert move.placed > 0  # (tests/test_moves.py checks, with the other moves, that it never lowers the score)
+    assert (
+        move.placed > 0
+    )  # (tests/test_moves.py checks, with the other moves, that it never lowers the score)
 
 
 def test_the_clique_move_in_the_tabu_loop_with_check_mode():
     """check=True: the loop recomputes board, colours and score after every move and raises on a difference."""
     first = _clique_search(4)
-    search = TabuSearch(first.puzzle, first.current_board(), SearchConfig(
-        moves=first.cfg.moves, check=True, cost_noise=0.0), np.random.default_rng(4))
+    search = TabuSearch(
+        first.puzzle,
+        first.current_board(),
+        SearchConfig.of(moves=first.cfg.moves, check=True, cost_noise=0.0),
+        np.random.default_rng(4),
+    )
     start = search.state.score
     search.run(MaxIterations(15), Clock())
     assert search.state.score >= start and search.state.best_score >= start

@@ -5,11 +5,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from e2opt.config.schema import to_plain
 from e2opt.config.sections import StopConfig
 from e2opt.core.errors import ConfigError
 from e2opt.engine.config import RunConfig
 from e2opt.engine.loader import load_config
-from e2opt.search.config import SearchConfig
+from e2opt.search.config import ASSIGNMENT_KEYS, SearchConfig
+from e2opt.search.moves.assignment import AssignmentConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTANCE = ROOT / "instances" / "brendan_set1" / "set1_04x04.txt"
@@ -115,7 +117,7 @@ def test_relative_paths_resolve_against_the_config_folder(tmp_path):
 def test_overrides_and_keyword_values(tmp_path):
     path = write(tmp_path, base(search={"holes": 4}))
     cfg = load_config(path, ["search.holes=[2, 6]", "stop.max_iterations=50"], seed=9)
-    assert cfg.search.holes_range == (2, 6)
+    assert cfg.search.assignment.holes_range == (2, 6)
     assert cfg.stop.max_iterations == 50
     assert cfg.seed == 9
     with pytest.raises(ConfigError, match=r"'search\.nope'"):
@@ -143,3 +145,55 @@ def test_readme_test_command_is_what_ci_runs():
     assert len(blocks) >= 2
     assert "e2opt run config/eternity2.yaml" in blocks[0]
     assert blocks[1] in (ROOT / ".ci" / "run").read_text()
+
+
+# --- the assignment move's settings: search.moves.assignment, and paper 001's names at the top of search ---
+
+PAPER_001 = {"holes": [4, 8], "select": "random", "bias": 2.0, "tabu_cells": [0, 0], "tabu_arcs": [1, 2],
+             "reverse_penalty": 0.5, "tie_noise": False, "cost_noise": 0.0}  # fmt: skip
+
+
+def test_paper_001_names_and_the_assignment_section_give_the_same_config(tmp_path):
+    old = load_config(write(tmp_path, base(search=PAPER_001), "old.yaml"))
+    new = load_config(write(tmp_path, base(search={"moves": {"assignment": PAPER_001}}), "new.yaml"))
+    assert old == new and old.search.assignment == AssignmentConfig(**{**PAPER_001, "holes": (4, 8),
+        "tabu_cells": (0, 0), "tabu_arcs": (1, 2)})  # fmt: skip
+    assert load_config(write(tmp_path, base(), "none.yaml")).search.assignment == AssignmentConfig()
+
+
+def test_a_setting_given_under_both_names_is_one_error_naming_both_keys_and_the_file(tmp_path):
+    path = write(tmp_path, base(search={"cost_noise": 0.0, "moves": {"assignment": {"cost_noise": 0.5}}}))
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value) == (
+        f"{path}: key 'search.cost_noise': given twice, as 'search.cost_noise' and as "
+        "'search.moves.assignment.cost_noise': keep one"
+    )
+
+
+def test_paper_001_names_into_an_assignment_section_set_to_null_keep_it_off(tmp_path):
+    """A stored config of a run without the assignment move still carries its settings (the checkerboard
+    move runs with them): they load, and the move stays off."""
+    search = {
+        "cost_noise": 0.0,
+        "tabu_arcs": [3, 4],
+        "moves": {"assignment": None, "checkerboard": {"weight": 1.0}},
+    }
+    cfg = load_config(write(tmp_path, base(search=search))).search
+    assert [name for name, _ in cfg.moves.enabled()] == ["checkerboard"]
+    shared = cfg.moves.settings_of("checkerboard")
+    assert (shared.weight, shared.cost_noise, shared.tabu_arcs) == (1.0, 0.0, (3, 4))
+
+
+def test_a_stored_config_in_paper_001_names_loads_as_before(tmp_path):
+    """A run folder written before the assignment section existed (tests/data/engine_before) lists search.holes,
+    ...: it loads with the same settings (tests/test_engine_compat.py resumes it to the same boards)."""
+    stored = ROOT / "tests" / "data" / "engine_before" / "runs" / "single" / "config.yaml"
+    data = yaml.safe_load(stored.read_text())
+    assert {"holes", "cost_noise"} <= set(data["search"]) and "holes" not in data["search"]["moves"][
+        "assignment"
+    ]
+    data["instance"], data["output"]["runs_dir"] = str(INSTANCE), str(tmp_path)
+    assignment = load_config(write(tmp_path, data)).search.assignment
+    assert (assignment.weight, assignment.cost_ms) == (1.0, 0.2)  # from the section, the rest from the top
+    assert all(to_plain(getattr(assignment, key)) == data["search"][key] for key in ASSIGNMENT_KEYS)

@@ -14,11 +14,13 @@ from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
 from e2opt.construct.dfs.harvest import make_entry
 from e2opt.construct.dfs.longrun import LongRun
 from e2opt.construct.dfs.recipes import preset_recipe
+from e2opt.construct.warm import warm_constructions
 from e2opt.core.board import format_board, rule_violations, score
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import format_puzzle
 from e2opt.core.verify import verify_texts
-from e2opt.search.tabu import warm_up
+from e2opt.search.moves import MOVES
+from e2opt.search.warm import warm_moves
 
 
 def _cfg(**keys) -> DfsConfig:
@@ -75,7 +77,7 @@ def test_dfs_limit_leaves_the_completions_their_share_and_never_more_than_their_
 
 @pytest.mark.parametrize("deadline", [1.5, 3.0])
 def test_dfs_and_completions_keep_within_the_deadline(tmp_path, deadline):
-    warm_up()  # kernels loaded or compiled outside the budget, as the run engine does
+    warm_constructions(["dfs"]), warm_moves(MOVES)  # kernels loaded or compiled outside the budget, as a run
     import ortools.sat.python.cp_model  # noqa: F401  (loaded outside the budget too)
 
     p = generate(7, 7, 3, 5, 2, hints=1, recolour=5)[0]
@@ -148,7 +150,7 @@ def test_the_deepest_partial_of_a_call_is_reached_in_that_call(tmp_path):
 
 @pytest.mark.parametrize("budget", [0.1, 1.0])
 def test_a_completion_with_touching_holes_keeps_within_its_cpu_share(budget):
-    warm_up()
+    warm_constructions(["dfs"]), warm_moves(MOVES)
     import ortools.sat.python.cp_model  # noqa: F401
 
     from e2opt.construct.dfs.complete import complete, holes_of

@@ -26,7 +26,7 @@ def _search(rows, cols, hints, seed, **cfg) -> tuple:
     cfg.setdefault("cost_noise", 0.0)
     puzzle, _ = generate(rows, cols, 3, 4, seed, hints)
     rng = np.random.default_rng(seed)
-    search = TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig(**cfg), rng)
+    search = TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig.of(**cfg), rng)
     return puzzle, search
 
 
@@ -91,7 +91,7 @@ def test_move_equals_reference_on_real_puzzle_with_hint():
     rng = np.random.default_rng(3)
     for _ in range(10):
         board = random_board(puzzle, rng)
-        search = TabuSearch(puzzle, board, SearchConfig(holes=40, cost_noise=0.0), rng)
+        search = TabuSearch(puzzle, board, SearchConfig.of(holes=40, cost_noise=0.0), rng)
         cells = _random_holes(search.flat, 40, rng)
         search.reassign_cells(cells)
         expected = score(puzzle, reassign(puzzle, board, [divmod(c, 16) for c in cells]))

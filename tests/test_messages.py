@@ -30,6 +30,7 @@ from e2opt.core.verify import verify_files
 from e2opt.engine.config import RunConfig
 from e2opt.engine.loader import load_config, parse_override, read_config_data
 from e2opt.search.config import SearchConfig
+from e2opt.search.moves.assignment import AssignmentConfig
 from e2opt.search.stop import AnyOf, Clock, MaxCpuTime, Status
 
 
@@ -181,7 +182,9 @@ def test_values_from_code_are_blamed_by_their_dotted_key(tmp_path):
     with pytest.raises(ConfigError) as caught:
         load_config(path, seed=-2)
     assert (caught.value.key, caught.value.problem) == ("seed", "must be non-negative, got -2")
-    assert load_config(path, **{"search.holes": 64}).search.holes == SearchConfig().holes  # the default: fine
+    assert (
+        load_config(path, **{"search.holes": 64}).search.assignment.holes == AssignmentConfig().holes
+    )  # the default: fine
 
 
 # --- stop.py ---
@@ -215,7 +218,7 @@ RANGE_CHECKS = [
     (CpSatConfig, "max_presolve_iterations", False), (CpSatConfig, "restarts", True),
     (CpSatConfig, "fallback_rounds", True), (CpSatConfig, "fallback_step", False),
     (CpSatConfig, "fallback_time_limit_s", False),
-    (SearchConfig, "bias", True), (SearchConfig, "reverse_penalty", True), (SearchConfig, "cost_noise", True),
+    (AssignmentConfig, "bias", True), (AssignmentConfig, "reverse_penalty", True), (AssignmentConfig, "cost_noise", True),
     (SearchConfig, "plateau", False), (SearchConfig, "diversify_swaps", True), (SearchConfig, "intensify_after", False),
     (StopConfig, "max_wall_s", False), (StopConfig, "max_cpu_s", False), (StopConfig, "max_iterations", True),
     (StopConfig, "target_score", False), (StopConfig, "max_intensifications", False),
@@ -277,7 +280,7 @@ def test_limits_hold_at_their_bounds_and_count_hints(tmp_path):
     path.write_text("instance: h.txt\n")
     with pytest.raises(ConfigError, match="9 holes per move, but h has 8 movable cells"):
         load_config(path, ["search.holes=9"])
-    assert load_config(path, ["search.holes=8"]).search.holes == 8
+    assert load_config(path, ["search.holes=8"]).search.assignment.holes == 8
 
 
 def test_config_file_messages(tmp_path):
@@ -480,13 +483,13 @@ def test_messages_with_a_colon_inside_keep_the_right_key(tmp_path):
 )
 def test_search_bounds(kwargs, message):
     with pytest.raises(ValueError) as caught:
-        SearchConfig(**kwargs)
+        SearchConfig.of(**kwargs)
     assert str(caught.value) == message
 
 
 def test_search_bounds_accept_their_edges():
-    cfg = SearchConfig(holes=(2, 2), tabu_cells=(0, 0), tabu_arcs=(5, 5))
-    assert cfg.holes_range == (2, 2) and SearchConfig(holes=7).holes_range == (7, 7)
+    cfg = SearchConfig.of(holes=(2, 2), tabu_cells=(0, 0), tabu_arcs=(5, 5)).assignment
+    assert cfg.holes_range == (2, 2) and SearchConfig.of(holes=7).assignment.holes_range == (7, 7)
 
 
 # --- puzzle.py: the whole message of every malformed case of test_puzzle.py ---

@@ -58,7 +58,7 @@ def test_colour_ids_are_renumbered_densely_and_written_back_as_the_file_had_them
     assert f"{huge}:" in describe(puzzle)  # info shows the file's ids
     board = parse_board(TINY_BOARD)
     assert score(puzzle, board) == puzzle.max_score == score(parse_puzzle(TINY_PUZZLE), board)
-    search = TabuSearch(puzzle, board, SearchConfig(holes=2), np.random.default_rng(0))
+    search = TabuSearch(puzzle, board, SearchConfig.of(holes=2), np.random.default_rng(0))
     need = next(m for m in search.moves if m.name == "assignment")._need
     assert need.size <= 5  # colour-indexed buffers sized by the colours used, not by their ids
     assert parse_puzzle(TINY_PUZZLE).colour_ids == ()  # already dense: nothing to remember
@@ -154,7 +154,7 @@ def test_default_holes_are_not_a_mistake_on_a_small_puzzle(tmp_path):
     path = tmp_path / "c.yaml"
     (tmp_path / "p.txt").write_text(TINY_PUZZLE)
     path.write_text("instance: p.txt\n")
-    assert load_config(path).search.holes == 64
+    assert load_config(path).search.assignment.holes == 64
 
 
 def test_integers_beyond_64_bits_are_refused(tmp_path):
@@ -192,5 +192,10 @@ def test_a_stored_config_with_default_holes_resumes(tmp_path):
         f"instance: p.txt\nstop: {{max_iterations: 20}}\noutput: {{runs_dir: {tmp_path}/r, plots: false}}\n"
     )
     first = run_config(load_config(path))
-    assert yaml.safe_load((Path(first.run_dir) / "config.yaml").read_text())["search"]["holes"] == 64
+    assert (
+        yaml.safe_load((Path(first.run_dir) / "config.yaml").read_text())["search"]["moves"]["assignment"][
+            "holes"
+        ]
+        == 64
+    )
     assert resume_run(first.run_dir, overrides=("stop.max_iterations=40",)).iterations == 40

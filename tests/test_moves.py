@@ -14,6 +14,7 @@ from e2opt.core.errors import ConfigError
 from e2opt.core.generate import generate
 from e2opt.search.config import AcceptanceConfig, ScheduleConfig, SearchConfig
 from e2opt.search.moves import MovesConfig
+from e2opt.search.moves.assignment import AssignmentConfig
 from e2opt.search.moves.base import MoveWeight
 from e2opt.search.moves.border import BorderMoveConfig, frame_ring
 from e2opt.search.moves.clique import CliqueMoveConfig
@@ -45,7 +46,7 @@ def _search(seed: int, rows: int, cols: int, hints: int, **cfg) -> TabuSearch:
     cfg.setdefault("cost_noise", 0.0)
     puzzle, _ = generate(rows, cols, 3, 4, seed, hints)
     rng = np.random.default_rng(seed)
-    return TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig(**cfg), rng)
+    return TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig.of(**cfg), rng)
 
 
 @pytest.mark.parametrize("name", list(SOLO))
@@ -136,10 +137,10 @@ def test_tsr_repairs_a_planted_defect(change):
 
 def _adaptive_cfg(**extra) -> SearchConfig:
     moves = MovesConfig(
-        assignment=MoveWeight(weight=1.0, cost_ms=0.05), tsr=TsrMoveConfig(weight=1.0, cost_ms=0.02)
+        assignment=AssignmentConfig(weight=1.0, cost_ms=0.05), tsr=TsrMoveConfig(weight=1.0, cost_ms=0.02)
     )
     sched = ScheduleConfig(kind="adaptive", segment=40)
-    return SearchConfig(moves=moves, schedule=sched, holes=(3, 8), plateau=60, intensify_after=2, **extra)
+    return SearchConfig.of(moves=moves, schedule=sched, holes=(3, 8), plateau=60, intensify_after=2, **extra)
 
 
 def _state_equal(a: TabuSearch, b: TabuSearch) -> None:
@@ -202,7 +203,7 @@ def test_resume_continues_the_same_schedule(acceptance):
 def test_fixed_mix_gives_cpu_shares():
     cfg = SearchConfig(
         moves=MovesConfig(
-            assignment=MoveWeight(weight=3.0, cost_ms=0.1), tsr=TsrMoveConfig(weight=1.0, cost_ms=0.01)
+            assignment=AssignmentConfig(weight=3.0, cost_ms=0.1), tsr=TsrMoveConfig(weight=1.0, cost_ms=0.01)
         ),
         schedule=ScheduleConfig(kind="fixed"),
     )
@@ -232,7 +233,7 @@ def test_hint_cells_never_move():
     search = _search(
         6, 7, 7, 3,
         moves=MovesConfig(
-            assignment=MoveWeight(cost_ms=0.1), tsr=TsrMoveConfig(cost_ms=0.02),
+            assignment=AssignmentConfig(cost_ms=0.1), tsr=TsrMoveConfig(cost_ms=0.02),
             region=RegionMoveConfig(sizes=(3,), cost_ms=20.0, time_limit_s=0.1),
         ),
     )  # fmt: skip

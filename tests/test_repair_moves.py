@@ -44,7 +44,7 @@ def _search(seed, rows, cols, hints, board="random", recolour=0, **cfg) -> TabuS
     puzzle, solution = generate(rows, cols, 3, 4, seed, hints, recolour)
     rng = np.random.default_rng(seed)
     start = solution if board == "solution" else random_board(puzzle, rng)
-    return TabuSearch(puzzle, start, SearchConfig(**cfg), rng)
+    return TabuSearch(puzzle, start, SearchConfig.of(**cfg), rng)
 
 
 def _verified(search: TabuSearch) -> int:
@@ -182,7 +182,7 @@ def _mix_cfg(acceptance: str) -> SearchConfig:
     moves = MovesConfig(
         assignment=None, **{n: MOVES[n].settings(**SMALL[n], steps=10, cost_ms=0.05 + 0.01 * i) for i, n in enumerate(REPAIRS)}
     )  # fmt: skip
-    return SearchConfig(
+    return SearchConfig.of(
         moves=moves, schedule=ScheduleConfig(kind="adaptive", segment=30), plateau=80, intensify_after=2,
         cost_noise=0.0, acceptance=AcceptanceConfig(kind=acceptance, reheats=2),
     )  # fmt: skip

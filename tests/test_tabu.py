@@ -22,7 +22,7 @@ def _search(seed: int = 0, rows: int = 6, cols: int = 6, hints: int = 2, **cfg) 
     cfg.setdefault("cost_noise", 0.0)
     puzzle, _ = generate(rows, cols, 3, 4, seed, hints)
     rng = np.random.default_rng(seed)
-    return puzzle, TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig(**cfg), rng)
+    return puzzle, TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig.of(**cfg), rng)
 
 
 @pytest.mark.parametrize("select", ["random", "biased", "checkerboard"])
@@ -74,7 +74,7 @@ def test_penalised_reverse_arc_is_not_taken_when_an_equal_alternative_exists(pen
     used_penalised = used_free = 0
     for seed in range(40):
         rng = np.random.default_rng(seed)
-        cfg = SearchConfig(reverse_penalty=penalty, tie_noise=True, cost_noise=0.0, holes=5)
+        cfg = SearchConfig.of(reverse_penalty=penalty, tie_noise=True, cost_noise=0.0, holes=5)
         search = TabuSearch(puzzle, board, cfg, rng)
         st = search.state
         penalised = {(x, y) for x in holes for y in holes if x != y and rng.random() < 0.5}
@@ -151,7 +151,7 @@ def _npz_round_trip(data: dict) -> dict:
 
 @pytest.mark.parametrize("select", ["biased", "checkerboard"])
 def test_resume_from_state_is_bit_identical(select):
-    cfg = SearchConfig(select=select, holes=(4, 9), plateau=30, intensify_after=2)
+    cfg = SearchConfig.of(select=select, holes=(4, 9), plateau=30, intensify_after=2)
     puzzle, _ = generate(8, 8, 3, 4, 21, 3)
     board = random_board(puzzle, np.random.default_rng(21))
     whole = TabuSearch(puzzle, board, cfg, np.random.default_rng(5))

@@ -18,6 +18,7 @@ from time import process_time
 import numpy as np
 
 from ..config.schema import process_count_problem
+from ..construct.warm import warm_constructions
 from ..core.bks import best_known
 from ..core.board import random_board
 from ..core.errors import E2optError
@@ -25,9 +26,11 @@ from ..core.formats.official import clue_convention
 from ..core.formats.read import read_puzzle
 from ..core.puzzle import Puzzle
 from ..engine.round import worker_streams
-from ..search.config import MIN_HOLES, SearchConfig
+from ..search.config import SearchConfig
+from ..search.moves.assignment import MIN_HOLES
 from ..search.stop import AnyOf, Clock, MaxCpuTime, TargetScore
-from ..search.tabu import TabuSearch, warm_up
+from ..search.tabu import TabuSearch
+from ..search.warm import warm_search
 
 DEFAULT_INSTANCE = Path(__file__).resolve().parents[2] / "instances" / "eternity2.txt"
 
@@ -105,7 +108,7 @@ def search_once(puzzle: Puzzle, cfg: SearchConfig, seed: int, cpu_s: float, to_t
 
 def _quality_job(args: tuple[Puzzle, SearchConfig, int, float]) -> Trace:
     """One quality search in a worker process (numba kernels come from the on-disk cache)."""
-    warm_up()
+    warm_search(args[1])
     return search_once(*args)
 
 
@@ -114,11 +117,11 @@ def throughput(
 ) -> list[ThroughputRow]:
     """Moves per CPU second for each hole count: ``repeats`` searches of ``cpu_s`` each (seeds 0..)."""
     cfg = cfg or SearchConfig()
-    warm_up()
+    warm_search(cfg)
     rows = []
     for k in holes:
         rates = tuple(
-            search_once(puzzle, replace(cfg, holes=k), seed, cpu_s, False).moves_per_s
+            search_once(puzzle, cfg.with_assignment(holes=k), seed, cpu_s, False).moves_per_s
             for seed in range(repeats)
         )
         rows.append(ThroughputRow(k, rates))
@@ -145,7 +148,7 @@ def quality(
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             traces = list(pool.map(_quality_job, jobs))
     else:
-        warm_up()
+        warm_search(cfg)
         traces = [search_once(*job) for job in jobs]
     budgets = sorted({*(m for m in marks if 0 < m < cpu_s), cpu_s})
     rows = []
@@ -301,7 +304,7 @@ def run_construct(config: str, cpu_s: list[float], seeds: list[int], overrides: 
         _require(seed >= 0, f"--seeds {seed}: a seed is a non-negative integer")
     cfg = load_config(config, overrides)
     puzzle = read_puzzle(cfg.instance)
-    warm_up()
+    warm_constructions([cfg.construct.method])
     rows = [construct_once(puzzle, cfg.construct, seed, budget) for budget in cpu_s for seed in seeds]
     clues = clue_convention(puzzle)
     return format_construct(rows, puzzle.name + (f" (clues {clues})" if clues else ""), cfg.construct.method)

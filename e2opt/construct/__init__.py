@@ -1,8 +1,8 @@
 """Initial boards: random, the relaxed CP-SAT model, a given .board file, a beam, the depth-first search with
 breaks (dfs/), or region by region on CP-SAT (paper 002).
 
-``METHODS`` is the one registry of construction methods (name -> settings class, build, puzzle check,
-threads, help). A new construction is one module and one line there: its YAML section ``construct.<name>``
+``METHODS`` is the one registry of construction methods (name -> settings class, build, help, options: puzzle
+check, threads, numba kernels). A new construction is one module and one line there: its YAML section ``construct.<name>``
 (the ``construct:`` section, ConstructConfig, is built from the registry), the choices of
 ``construct.method`` and its checks come from it.
 """
@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..config.registry import NoSettings
 from ..core.board import Board, random_board, rule_violations, score
 from ..core.errors import BoardError, E2optError
 from ..core.formats.read import read_board, read_puzzle
@@ -124,35 +125,53 @@ def _check_dfs(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True)
-class Method:
-    """A construction method: its settings (None: none of its own), how it builds, what it checks against
-    the puzzle, how many threads it burns, one line of help."""
+class MethodOptions:
+    """What a construction's line says besides its settings: what it checks against the puzzle, how many
+    threads it burns, the modules of the numba kernels it runs (compiled by the warm-up)."""
 
-    settings: type | None
-    build: Callable[..., tuple[Board, dict]]
-    help: str
     check: Callable[[Any, Puzzle], list[tuple[str, str]]] | None = None
     threads: Callable[[Any], int] = lambda cfg: 1
+    kernels: tuple[str, ...] = ()
 
+
+@dataclass(frozen=True)
+class Method:
+    """A construction method: its settings (NoSettings: none of its own), how it builds, one line of help,
+    its options."""
+
+    settings: type
+    build: Callable[..., tuple[Board, dict]]
+    help: str
+    options: MethodOptions
+
+
+BEAM = ("e2opt.construct.beam", "e2opt.kernels.rng")
+DFS = ("e2opt.construct.dfs.kernel", "e2opt.kernels.rng")
 
 METHODS: dict[str, Method] = {
-    "random": Method(None, _build_random, "a random board that keeps the kinds and hints"),
+    "random": Method(NoSettings, _build_random, "a random board that keeps the kinds and hints", MethodOptions()),
     "cpsat": Method(
-        CpSatConfig, _build_cpsat, "paper 001's relaxed CP-SAT model", _check_cpsat,
-        lambda cfg: cfg.cpsat.num_workers,
+        CpSatConfig, _build_cpsat, "paper 001's relaxed CP-SAT model",
+        MethodOptions(_check_cpsat, lambda cfg: cfg.cpsat.num_workers),
     ),
-    "board": Method(None, _build_board, "a warm start from the .board file construct.board", _check_board),
-    "beam": Method(BeamConfig, _build_beam, "beam search along a fill order (docs/construct.md)"),
+    "board": Method(
+        NoSettings, _build_board, "a warm start from the .board file construct.board", MethodOptions(_check_board),
+    ),
+    "beam": Method(BeamConfig, _build_beam, "beam search along a fill order (docs/construct.md)", MethodOptions(kernels=BEAM)),
     "dfs": Method(
         DfsConfig, _build_dfs, "depth-first search with breaks: a recipe from the puzzle or a preset, harvest and "
-        "completion (docs/dfs.md)", _check_dfs,
+        "completion (docs/dfs.md)", MethodOptions(_check_dfs, kernels=DFS),
     ),
     "regions": Method(
-        RegionsConfig, _build_regions, "paper 002: region by region on CP-SAT", _check_regions,
-        lambda cfg: cfg.regions.num_workers,
+        RegionsConfig, _build_regions, "paper 002: region by region on CP-SAT",
+        MethodOptions(_check_regions, lambda cfg: cfg.regions.num_workers),
     ),
-    "breakdfs": Method(BreakDfsConfig, _build_dfs, "deprecated: dfs with recipe: blackwood", _check_dfs),
-    "backtrack": Method(BacktrackConfig, _build_dfs, "deprecated: dfs with recipe: backtrack", _check_dfs),
+    "breakdfs": Method(
+        BreakDfsConfig, _build_dfs, "deprecated: dfs with recipe: blackwood", MethodOptions(_check_dfs, kernels=DFS),
+    ),
+    "backtrack": Method(
+        BacktrackConfig, _build_dfs, "deprecated: dfs with recipe: backtrack", MethodOptions(_check_dfs, kernels=DFS),
+    ),
 }  # fmt: skip
 
 
@@ -166,7 +185,9 @@ def _construct_config() -> type:
     """The ``construct:`` section: the method's name, the warm-start board, one section per method with settings."""
     fields: list = [("method", Literal[tuple(METHODS)], field(default="random")), ("board", str | None, None)]
     fields += [
-        (name, m.settings, field(default_factory=m.settings)) for name, m in METHODS.items() if m.settings
+        (name, m.settings, field(default_factory=m.settings))
+        for name, m in METHODS.items()
+        if m.settings is not NoSettings
     ]
     doc = "How the initial board is made (construct.method):\n" + "\n".join(
         f"{name}: {m.help}" for name, m in METHODS.items()
@@ -183,7 +204,7 @@ ConstructConfig = _construct_config()
 
 def threads_used(cfg: ConstructConfig) -> int:
     """Threads the configured construction runs on (its CPU seconds per wall second)."""
-    return METHODS[cfg.method].threads(cfg)
+    return METHODS[cfg.method].options.threads(cfg)
 
 
 def check_against_puzzle(cfg: ConstructConfig, instance: str) -> list[tuple[str, str]]:
@@ -192,7 +213,7 @@ def check_against_puzzle(cfg: ConstructConfig, instance: str) -> list[tuple[str,
     Checked when the config is loaded, so that a run or a sweep stops before any work starts; the
     puzzle is read only for the methods that depend on it.
     """
-    check = METHODS[cfg.method].check
+    check = METHODS[cfg.method].options.check
     return [] if check is None else check(cfg, read_puzzle(instance))
 
 

@@ -18,7 +18,7 @@ from ..config.schema import build, set_dotted, yaml_load
 from ..construct import check_against_puzzle
 from ..core.errors import ConfigError
 from ..core.fsutil import UnreadableFile, read_user_text
-from ..search.config import SearchConfig
+from ..search.moves.assignment import AssignmentConfig
 from .config import RunConfig
 
 CONFIG_LIMIT_MB = 4
@@ -61,19 +61,27 @@ def config_from_dict(data: Any, source: str, base_dir: Path | None = None) -> Ru
         raise ConfigError(f"{source}: key 'instance': no puzzle file at {cfg.instance}")
     if cfg.construct.board and not Path(cfg.construct.board).is_file():
         raise ConfigError(f"{source}: key 'construct.board': no board file at {cfg.construct.board}")
-    _check_against_puzzle(cfg, source)
+    _check_against_puzzle(cfg, source, _holes_key(data))
     return cfg
 
 
-def _check_against_puzzle(cfg: RunConfig, source: str) -> None:
+def _holes_key(data: dict) -> str:
+    """The dotted key the holes were given under: paper 001's ``search.holes`` or their section's."""
+    search = data.get("search")
+    return (
+        "search.holes" if isinstance(search, dict) and "holes" in search else "search.moves.assignment.holes"
+    )
+
+
+def _check_against_puzzle(cfg: RunConfig, source: str, holes_key: str) -> None:
     """Settings that only the puzzle can refute (relaxed cells, a warm-start board): fail before any work."""
-    problems = check_against_puzzle(cfg.construct, cfg.instance) + _limit_problems(cfg)
+    problems = check_against_puzzle(cfg.construct, cfg.instance) + _limit_problems(cfg, holes_key)
     if problems:
         key, problem = problems[0]
         raise ConfigError(f"{source}: key '{key}': {problem}", key, problem)
 
 
-def _limit_problems(cfg: RunConfig) -> list[tuple[str, str]]:
+def _limit_problems(cfg: RunConfig, holes_key: str) -> list[tuple[str, str]]:
     """Holes and a target score the puzzle cannot allow, as (dotted key, problem) pairs.
 
     The default holes (64, tuned on Eternity II) are never a mistake: on a smaller puzzle the search takes
@@ -84,11 +92,10 @@ def _limit_problems(cfg: RunConfig) -> list[tuple[str, str]]:
     puzzle = read_puzzle_cached(cfg.instance)
     problems = []
     movable = puzzle.n_cells - len(puzzle.hints)
-    holes = cfg.search.holes_range[1]
-    if holes > movable and cfg.search.holes != SearchConfig.holes:
-        problems.append(
-            ("search.holes", f"{holes} holes per move, but {puzzle.name} has {movable} movable cells")
-        )
+    assignment = cfg.search.assignment
+    holes = assignment.holes_range[1]
+    if holes > movable and assignment.holes != AssignmentConfig.holes:
+        problems.append((holes_key, f"{holes} holes per move, but {puzzle.name} has {movable} movable cells"))
     target = cfg.stop.target_score
     if target is not None and target > puzzle.max_score:
         problems.append(

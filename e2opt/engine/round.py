@@ -24,13 +24,12 @@ from ..search import stop as stopping
 from ..search.flat import FlatPuzzle
 from ..search.schedule import add_totals
 from ..search.state import SearchState
-from ..search.tabu import TabuSearch, warm_up
+from ..search.tabu import TabuSearch
 from .config import RunConfig
 from .protocol import Answer, ProducedBoard, Task, WorkerMeta, WorkerState
 from .roles import ROLES
 from .roles.guard import Claim
-
-_warm = False  # numba kernels loaded in this process (see search_round)
+from .warm import warm_up
 
 
 def worker_streams(seed: int, worker: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence, tuple]:
@@ -228,10 +227,7 @@ def cpu_share(cfg: RunConfig, workers: int) -> float | None:
 
 def search_round(task: Task) -> Answer:
     """Run one round of one worker (see the module docstring): its role plays it, under the role's claim."""
-    global _warm
-    if not _warm:
-        warm_up()  # compile or load the kernels before the clock starts
-        _warm = True
+    warm_up(task.config)  # compile or load the config's kernels before the clock starts (once per process)
     puzzle = read_puzzle_cached(task.config.instance)
     cpu_before = 0.0 if task.state is None else float(task.state.meta.cpu_s)
     clock = stopping.Clock(time.time() - task.t0, cpu_before)

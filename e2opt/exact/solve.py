@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
+from ..config.registry import NoSettings
 from ..config.schema import process_count_problem
 from ..core.board import Board, format_board
 from ..core.errors import E2optError
@@ -336,12 +337,28 @@ def _cpsat(run: _Run) -> None:
 
 
 @dataclass(frozen=True)
-class ExactMethod:
-    """An exact method: how it searches, the variable orders it takes (its default first), one line of help."""
+class ExactOptions:
+    """What an exact method's line says besides its settings: the variable orders it takes (its default first),
+    the modules of the numba kernels it runs (compiled before the clock starts)."""
 
+    orders: tuple[str, ...] = ()
+    kernels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ExactMethod:
+    """An exact method: its settings (NoSettings: those of SolveOptions only), how it searches, one line of
+    help, its options."""
+
+    settings: type
     run: Callable[[_Run], None]
     help: str
-    orders: tuple[str, ...] = ()
+    options: ExactOptions
+
+    @property
+    def orders(self) -> tuple[str, ...]:
+        """The variable orders it takes, its default first (``--order``)."""
+        return self.options.orders
 
 
 def _first(default: str, orders) -> tuple[str, ...]:
@@ -349,13 +366,24 @@ def _first(default: str, orders) -> tuple[str, ...]:
     return (default, *(o for o in orders if o != default))
 
 
+KERNEL = ("e2opt.exact.dfs", "e2opt.exact.colorpairs", "e2opt.kernels.rng")
 EXACT_METHODS: dict[str, ExactMethod] = {
-    "domains": ExactMethod(_domains, "consistent cell domains (edge colours, naked and hidden singles)", DOMAIN_ORDERS),
-    "colorpairs": ExactMethod(_kernel, "paper 000's model: colour-pair counts, backjumping", _first("mingap", ORDERS)),
-    "dfs": ExactMethod(_kernel, "plain depth-first search", _first("row", ORDERS)),
-    "scan": ExactMethod(_scan, "fast plain depth-first search for few colours; --workers, --checkpoint", tuple(SCAN_ORDERS)),
-    "chessboard": ExactMethod(_kernel, "black cells by search, white cells by assignment", _first("row", ORDERS)),
-    "cpsat": ExactMethod(_cpsat, "CP-SAT, the cross-check (and --best's optimiser)"),
+    "domains": ExactMethod(
+        NoSettings, _domains, "consistent cell domains (edge colours, naked and hidden singles)",
+        ExactOptions(DOMAIN_ORDERS, ("e2opt.exact.domains_kernel", "e2opt.kernels.rng")),
+    ),
+    "colorpairs": ExactMethod(
+        NoSettings, _kernel, "paper 000's model: colour-pair counts, backjumping", ExactOptions(_first("mingap", ORDERS), KERNEL),
+    ),
+    "dfs": ExactMethod(NoSettings, _kernel, "plain depth-first search", ExactOptions(_first("row", ORDERS), KERNEL)),
+    "scan": ExactMethod(
+        NoSettings, _scan, "fast plain depth-first search for few colours; --workers, --checkpoint",
+        ExactOptions(tuple(SCAN_ORDERS), ("e2opt.exact.scan_kernel", "e2opt.kernels.rng")),
+    ),
+    "chessboard": ExactMethod(
+        NoSettings, _kernel, "black cells by search, white cells by assignment", ExactOptions(_first("row", ORDERS), KERNEL),
+    ),
+    "cpsat": ExactMethod(NoSettings, _cpsat, "CP-SAT, the cross-check (and --best's optimiser)", ExactOptions()),
 }  # fmt: skip
 METHODS = tuple(EXACT_METHODS)
 

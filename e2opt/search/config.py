@@ -4,13 +4,18 @@ acceptance rule; each class checks its ranges in ``__post_init__``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar, Literal
 
-from ..config.schema import bounds, positive
+from ..config.schema import positive
 from .moves import MovesConfig
+from .moves.assignment import AssignmentConfig
+from .moves.base import MoveWeight
 
-MIN_HOLES = 2  # an assignment move re-places at least two pieces (one alone has nowhere else to go)
+# paper 001's names of the assignment move's settings, read at the top of ``search:`` as well (docs/search.md)
+ASSIGNMENT_KEYS = tuple(
+    f.name for f in fields(AssignmentConfig) if f.name not in {f.name for f in fields(MoveWeight)}
+)
 
 
 @dataclass(frozen=True)
@@ -51,21 +56,15 @@ class AcceptanceConfig:
 class SearchConfig:
     """The very large neighbourhood tabu search (paper 001, Algorithm 1).
 
-    Defaults tuned on eternity2 from random boards (docs/search.md: 30 to 240 CPU s, seeds 1-4): large k, a
-    strong preference for mismatched cells, short tabu tenures, a mild reverse-arc penalty, long plateaus,
-    and cost noise of half a join, the one setting that changed the score by more than the seed noise.
-    The top-level keys set the assignment move; ``moves``, ``schedule`` and ``acceptance`` choose which moves
-    run and which changes are kept (docs/moves.md).
+    Defaults tuned on eternity2 from random boards (docs/search.md: 30 to 240 CPU s, seeds 1-4): long
+    plateaus; the assignment move's settings are its section ``moves.assignment`` (AssignmentConfig), whose
+    keys are also read here at the top (``ALIASES``: paper 001's ``search.holes``, ``search.select``, ...).
+    ``moves``, ``schedule`` and ``acceptance`` choose which moves run and which changes are kept (docs/moves.md).
     """
 
-    holes: int | tuple[int, int] = 64  # k holes per move, or [min, max] drawn each move
-    select: Literal["biased", "random", "checkerboard"] = "biased"
-    bias: float = 6.0  # hole weight = 1 + bias * mismatched joins of the cell
-    tabu_cells: tuple[int, int] = (0, 1)  # tabu list 1 tenure bounds (moves)
-    tabu_arcs: tuple[int, int] = (10, 30)  # tabu list 2 tenure bounds (moves)
-    reverse_penalty: float = 1.0  # weight removed from a reverse arc in tabu list 2
-    tie_noise: bool = True  # random choice among equally good reassignments (sideways moves)
-    cost_noise: float = 0.5  # extra noise per cost entry, in joins: moves may then give up joins (noising)
+    ALIASES: ClassVar[dict[str, str]] = {key: f"moves.assignment.{key}" for key in ASSIGNMENT_KEYS}
+    ALIAS_OFF: ClassVar[dict[str, Any]] = {"weight": 0.0}  # an alias into an assignment section set to null
+
     plateau: int = 3000  # moves without a new best before a diversification
     diversify_swaps: int = 8  # random swap-and-rotate moves per diversification
     intensify_after: int = 4  # plateaus in a row without a new best before restoring the best board
@@ -79,20 +78,25 @@ class SearchConfig:
     acceptance: AcceptanceConfig = field(default_factory=AcceptanceConfig)
 
     def __post_init__(self):
-        holes = (self.holes, self.holes) if isinstance(self.holes, int) else self.holes
-        bounds("holes", holes, low=MIN_HOLES)
-        positive("bias", self.bias, allow_zero=True)
-        bounds("tabu_cells", self.tabu_cells)
-        bounds("tabu_arcs", self.tabu_arcs)
-        positive("reverse_penalty", self.reverse_penalty, allow_zero=True)
-        positive("cost_noise", self.cost_noise, allow_zero=True)
         positive("plateau", self.plateau)
         positive("diversify_swaps", self.diversify_swaps, allow_zero=True)
         positive("intensify_after", self.intensify_after)
         positive("restart_after", self.restart_after)
         positive("restart_after_s", self.restart_after_s)
 
+    @classmethod
+    def of(cls, **settings: Any) -> SearchConfig:
+        """A config from keyword settings, the assignment move's among them under paper 001's names (as
+        at the top of ``search:`` in YAML): ``SearchConfig.of(holes=8, plateau=100)``."""
+        assignment = {key: settings.pop(key) for key in ASSIGNMENT_KEYS if key in settings}
+        cfg = cls(**settings)
+        return cfg.with_assignment(**assignment) if assignment else cfg
+
     @property
-    def holes_range(self) -> tuple[int, int]:
-        """(k_min, k_max): the number of holes per move is drawn uniformly from this range."""
-        return (self.holes, self.holes) if isinstance(self.holes, int) else self.holes
+    def assignment(self) -> AssignmentConfig:
+        """The assignment move's settings (when its section is off: the defaults, weight 0)."""
+        return self.moves.assignment or AssignmentConfig(weight=0.0)
+
+    def with_assignment(self, **settings: Any) -> SearchConfig:
+        """This config with the assignment move's settings changed (its section created when off)."""
+        return replace(self, moves=replace(self.moves, assignment=replace(self.assignment, **settings)))

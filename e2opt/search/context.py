@@ -1,9 +1,12 @@
-"""SearchContext: what every move shares: the puzzle's flat arrays, the search state and the live colours."""
+"""SearchContext: what every move shares: the puzzle's flat arrays, the search state and the live colours.
+
+It holds no config: each move gets its own settings from the registry, so this module names neither the
+search's config nor a move's (no import cycle config -> moves -> context -> config).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -13,9 +16,6 @@ from . import kernels
 from .flat import FlatPuzzle
 from .state import SearchState
 
-if TYPE_CHECKING:
-    from .config import SearchConfig
-
 
 @dataclass(eq=False)
 class SearchContext:
@@ -23,15 +23,17 @@ class SearchContext:
 
     puzzle: Puzzle
     flat: FlatPuzzle
-    cfg: SearchConfig
     state: SearchState
+    annealing: bool  # the acceptance can undo a loss: a move may then offer a worse board
     colour: np.ndarray  # (n, 4): colour each cell shows on each side
     mis: np.ndarray  # (n,): mismatched joins of each cell
 
     @classmethod
-    def of(cls, puzzle: Puzzle, flat: FlatPuzzle, cfg: SearchConfig, state: SearchState) -> SearchContext:
+    def of(cls, puzzle: Puzzle, flat: FlatPuzzle, state: SearchState, annealing: bool) -> SearchContext:
+        """A context with colour and mis still to be filled (``recompute``)."""
         n = flat.n
-        return cls(puzzle, flat, cfg, state, np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=np.int64))
+        zeros = np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=np.int64)
+        return cls(puzzle, flat, state, annealing, *zeros)
 
     def recompute(self) -> int:
         """colour, mis and the score of the current board from scratch."""

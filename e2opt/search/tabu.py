@@ -30,14 +30,12 @@ from .acceptance import Acceptance
 from .config import SearchConfig
 from .context import SearchContext
 from .flat import FlatPuzzle
-from .moves import MovesConfig, build_moves
+from .moves import build_moves
 from .moves.assignment import AssignmentMove
-from .moves.base import MoveWeight
 from .moves.diversify import DiversifyMove
-from .moves.tsr import TsrMoveConfig
 from .schedule import Schedule
 from .state import SearchState
-from .stop import Clock, MaxIterations, Status, iteration_limit
+from .stop import Clock, Status, iteration_limit
 
 TICK = 64  # moves between clock reads (and "tick" events); stop criteria are checked there too
 
@@ -99,14 +97,14 @@ class TabuSearch:
     def _setup(self, puzzle: Puzzle, cfg: SearchConfig, state: SearchState, flat: FlatPuzzle) -> None:
         """Bind config, the shared context, the moves, the schedule and the acceptance rule."""
         self.puzzle, self.cfg, self.state, self.flat = puzzle, cfg, state, flat
-        self.ctx = SearchContext.of(puzzle, flat, cfg, state)
+        self.ctx = SearchContext.of(puzzle, flat, state, annealing=cfg.acceptance.kind == "annealing")
         self._colour, self._mis = self.ctx.colour, self.ctx.mis
-        self.moves = build_moves(self.ctx)
+        self.moves = build_moves(self.ctx, cfg.moves)
         self.schedule = Schedule(
             cfg.schedule, [m.name for m in self.moves], [m.settings for m in self.moves], state
         )
         self.acceptance = Acceptance(cfg.acceptance, state)
-        self._diversify = DiversifyMove(self.ctx, MoveWeight())
+        self._diversify = DiversifyMove(self.ctx, cfg.diversify_swaps)
         self._saved = (state.piece.copy(), state.rot.copy()) if self.acceptance.annealing else None
         self.last_move = ""  # the move of the latest iteration: new-best events name it
 
@@ -160,7 +158,7 @@ class TabuSearch:
     def reassign_cells(self, cells: list[int]) -> None:
         """The assignment move on given flat cells (pairwise non-adjacent, movable), without the selection: for tests."""
         move = next((m for m in self.moves if isinstance(m, AssignmentMove)), None)
-        move = move or AssignmentMove(self.ctx, MoveWeight())
+        move = move or AssignmentMove(self.ctx, self.cfg.assignment)
         self.state.score += move.reassign_cells(cells)
 
     def run(
@@ -290,24 +288,3 @@ class TabuSearch:
                 f"recomputed {scratch}, verifier {truth}, colours equal {np.array_equal(colour, self._colour)}, mismatches equal "
                 f"{np.array_equal(mis, self._mis)}, rule violations {problems[:3]}"
             )
-
-
-def warm_up() -> None:
-    """Load (or compile) every kernel on a tiny puzzle, so compile time never counts against a run."""
-    rng = np.random.default_rng(0)
-    rows = cols = 4
-    h = rng.integers(1, 4, (rows, cols - 1))
-    v = rng.integers(1, 4, (rows - 1, cols))
-    pieces = []
-    for r in range(rows):
-        for c in range(cols):
-            top = v[r - 1, c] if r > 0 else 0
-            right = h[r, c] if c < cols - 1 else 0
-            bottom = v[r, c] if r < rows - 1 else 0
-            left = h[r, c - 1] if c > 0 else 0
-            pieces.append((top, right, bottom, left))
-    puzzle = Puzzle(rows, cols, np.array(pieces))
-    board = Board(np.arange(rows * cols).reshape(rows, cols), np.zeros((rows, cols), dtype=np.int64))
-    moves = MovesConfig(assignment=MoveWeight(cost_ms=0.1), tsr=TsrMoveConfig(cost_ms=0.01))
-    cfg = SearchConfig(holes=(2, 4), plateau=2, intensify_after=2, moves=moves)
-    TabuSearch(puzzle, board, cfg, rng).run(MaxIterations(20), Clock())

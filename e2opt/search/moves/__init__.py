@@ -1,17 +1,18 @@
-"""The moves of the search: ``MOVES``, the one registry (name -> settings class, Move class, help).
+"""The moves of the search: ``MOVES``, the one registry (name -> settings class, Move class, help, options).
 
 A new move is one module (its settings class, a MoveWeight subclass, beside its Move subclass) and one line
-here: its YAML section ``search.moves.<name>``, the checks of its settings and the list of moves in errors
-and docs all come from this table; the loop does not change. ``build_moves`` makes the moves a config enables.
+here: its YAML section ``search.moves.<name>``, the checks of its settings, the list of moves in errors
+and docs and the numba warm-up all come from this table; the loop does not change. ``build_moves`` makes the
+moves a config enables.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, make_dataclass
+from dataclasses import dataclass, field, make_dataclass, replace
 from typing import Any
 
 from ..context import SearchContext
-from .assignment import AssignmentMove, CheckerboardMove
+from .assignment import AssignmentConfig, AssignmentMove, CheckerboardMove
 from .base import Move, MoveWeight
 from .border import BorderMove, BorderMoveConfig
 from .clique import CliqueMove, CliqueMoveConfig
@@ -24,33 +25,66 @@ from .repair_window import WindowRepairConfig, WindowRepairMove
 from .repair_worst import WorstRepairConfig, WorstRepairMove
 from .tsr import TsrMove, TsrMoveConfig
 
+SEARCH = ("e2opt.search.kernels", "e2opt.kernels.rng")  # the loop's own kernels (score, diversification)
+TSR = ("e2opt.search.moves.tsr_kernel",)
+REPAIR = ("e2opt.search.moves.repair_kernel",)
+CLIQUE = ("e2opt.clique.kernels", "e2opt.clique.pls")
+
+
+@dataclass(frozen=True)
+class MoveOptions:
+    """What a move's line says besides its settings: on by default, whose settings it runs with, its kernels."""
+
+    default: bool = False  # enabled with default settings when a config does not mention it
+    shares: str | None = (
+        None  # runs with that move's settings (its own section gives weight and cost_ms only)
+    )
+    kernels: tuple[str, ...] = ()  # modules of the numba kernels it runs (compiled by the warm-up)
+
 
 @dataclass(frozen=True)
 class MoveEntry:
-    """A registered move: its settings class (the YAML section), its Move class, one line of help."""
+    """A registered move: its settings class (the YAML section), its Move class, one line of help, its options."""
 
     settings: type[MoveWeight]
     move: type[Move]
     help: str
-    default: bool = False  # enabled with default settings when a config does not mention it
+    options: MoveOptions
 
 
 MOVES: dict[str, MoveEntry] = {
     "assignment": MoveEntry(
-        MoveWeight, AssignmentMove, "Algorithm 1 (paper 001): lift k non-adjacent holes, re-place them optimally",
-        default=True,
+        AssignmentConfig, AssignmentMove, "Algorithm 1 (paper 001): lift k non-adjacent holes, re-place them optimally",
+        MoveOptions(default=True, kernels=SEARCH),
     ),
-    "checkerboard": MoveEntry(MoveWeight, CheckerboardMove, "the assignment move on one checkerboard colour (BW)"),
-    "tsr": MoveEntry(TsrMoveConfig, TsrMove, "swap and rotate around mismatched cells (numba)"),
-    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)"),
-    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)"),
-    "clique": MoveEntry(CliqueMoveConfig, CliqueMove, "paper 002's RO by max clique on a window, holes by CP-SAT"),
-    "repair_window": MoveEntry(WindowRepairConfig, WindowRepairMove, "destroy a random window, repair by annealing (ALNS)"),
-    "repair_worst": MoveEntry(WorstRepairConfig, WorstRepairMove, "destroy the worst window, repair by annealing"),
-    "repair_bfs": MoveEntry(BfsRepairConfig, BfsRepairMove, "destroy a conflict region (BFS), repair by annealing"),
-    "repair_pairs": MoveEntry(PairsRepairConfig, PairsRepairMove, "destroy the cells of mismatched joins, repair"),
-    "repair_band": MoveEntry(BandRepairConfig, BandRepairMove, "destroy the worst band of rows/columns, repair"),
-    "repair_chain": MoveEntry(ChainRepairConfig, ChainRepairMove, "destroy a chain from a mismatch, repair"),
+    "checkerboard": MoveEntry(
+        MoveWeight, CheckerboardMove, "the assignment move on one checkerboard colour (BW), with its settings",
+        MoveOptions(shares="assignment", kernels=SEARCH),
+    ),
+    "tsr": MoveEntry(TsrMoveConfig, TsrMove, "swap and rotate around mismatched cells (numba)", MoveOptions(kernels=TSR)),
+    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)", MoveOptions()),
+    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)", MoveOptions()),
+    "clique": MoveEntry(
+        CliqueMoveConfig, CliqueMove, "paper 002's RO by max clique on a window, holes by CP-SAT", MoveOptions(kernels=CLIQUE),
+    ),
+    "repair_window": MoveEntry(
+        WindowRepairConfig, WindowRepairMove, "destroy a random window, repair by annealing (ALNS)", MoveOptions(kernels=REPAIR),
+    ),
+    "repair_worst": MoveEntry(
+        WorstRepairConfig, WorstRepairMove, "destroy the worst window, repair by annealing", MoveOptions(kernels=REPAIR),
+    ),
+    "repair_bfs": MoveEntry(
+        BfsRepairConfig, BfsRepairMove, "destroy a conflict region (BFS), repair by annealing", MoveOptions(kernels=REPAIR),
+    ),
+    "repair_pairs": MoveEntry(
+        PairsRepairConfig, PairsRepairMove, "destroy the cells of mismatched joins, repair", MoveOptions(kernels=REPAIR),
+    ),
+    "repair_band": MoveEntry(
+        BandRepairConfig, BandRepairMove, "destroy the worst band of rows/columns, repair", MoveOptions(kernels=REPAIR),
+    ),
+    "repair_chain": MoveEntry(
+        ChainRepairConfig, ChainRepairMove, "destroy a chain from a mismatch, repair", MoveOptions(kernels=REPAIR),
+    ),
 }  # fmt: skip
 
 
@@ -68,13 +102,22 @@ def _enabled(self: Any) -> list[tuple[str, MoveWeight]]:
     return [(name, settings) for name, settings in _set(self) if settings.weight > 0]
 
 
+def _settings_of(self: Any, name: str) -> MoveWeight:
+    """The settings move ``name`` runs with: its section, or the section it shares (the defaults when that
+    one is off) with its own weight and cost_ms."""
+    own, shares = getattr(self, name), MOVES[name].options.shares
+    if shares is None:
+        return own
+    return replace(getattr(self, shares) or MOVES[shares].settings(), weight=own.weight, cost_ms=own.cost_ms)
+
+
 def _moves_config() -> type:
     """The ``search.moves`` section: one optional field per registered move, typed by its settings class."""
     fields = [
         (
             name,
             entry.settings | None,
-            field(default_factory=entry.settings) if entry.default else field(default=None),
+            field(default_factory=entry.settings) if entry.options.default else field(default=None),
         )
         for name, entry in MOVES.items()
     ]
@@ -83,7 +126,7 @@ def _moves_config() -> type:
     )
     cls = make_dataclass(
         "MovesConfig", fields, frozen=True,
-        namespace={"__post_init__": _check, "enabled": _enabled, "__doc__": doc},
+        namespace={"__post_init__": _check, "enabled": _enabled, "settings_of": _settings_of, "__doc__": doc},
     )  # fmt: skip
     cls.__module__ = __name__
     return cls
@@ -92,6 +135,6 @@ def _moves_config() -> type:
 MovesConfig = _moves_config()
 
 
-def build_moves(ctx: SearchContext) -> list[Move]:
-    """One Move object per enabled move of ctx.cfg.moves, in registry order."""
-    return [MOVES[name].move(ctx, settings) for name, settings in ctx.cfg.moves.enabled()]
+def build_moves(ctx: SearchContext, moves: MovesConfig) -> list[Move]:
+    """One Move object per enabled move of ``moves`` (the ``search.moves`` section), in registry order."""
+    return [MOVES[name].move(ctx, moves.settings_of(name)) for name, _ in moves.enabled()]

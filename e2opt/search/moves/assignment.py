@@ -1,20 +1,57 @@
 """The assignment move of Algorithm 1 (paper 001): lift k non-adjacent holes, put them back optimally.
 
-Holes are chosen by the search's ``select`` mode (random, biased toward mismatched cells, or one
-checkerboard colour: paper 002's BW move); tabu list 1 keeps recent holes out, tabu list 2 penalises
-reverse moves. The checkerboard move is this move with the checkerboard selection forced.
+Holes are chosen by the ``select`` mode (random, biased toward mismatched cells, or one checkerboard
+colour: paper 002's BW move); tabu list 1 keeps recent holes out, tabu list 2 penalises reverse moves.
+AssignmentConfig is the section ``search.moves.assignment`` (its keys are also read at the top of ``search:``,
+paper 001's names). The checkerboard move is this move with the checkerboard selection forced.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ...config.schema import bounds, positive
 from .. import kernels
 from ..context import SearchContext
 from .base import Move, MoveWeight
 
+MIN_HOLES = 2  # an assignment move re-places at least two pieces (one alone has nowhere else to go)
+
 MODES = {"random": kernels.RANDOM, "biased": kernels.BIASED, "checkerboard": kernels.CHECKERBOARD}
+
+
+@dataclass(frozen=True)
+class AssignmentConfig(MoveWeight):
+    """Algorithm 1's move (paper 001). Defaults tuned on eternity2 from random boards (docs/search.md): large k,
+    a strong preference for mismatched cells, short tabu tenures, a mild reverse-arc penalty, and cost noise of
+    half a join, the one setting that changed the score by more than the seed noise."""
+
+    holes: int | tuple[int, int] = 64  # k holes per move, or [min, max] drawn each move
+    select: Literal["biased", "random", "checkerboard"] = "biased"
+    bias: float = 6.0  # hole weight = 1 + bias * mismatched joins of the cell
+    tabu_cells: tuple[int, int] = (0, 1)  # tabu list 1 tenure bounds (moves)
+    tabu_arcs: tuple[int, int] = (10, 30)  # tabu list 2 tenure bounds (moves)
+    reverse_penalty: float = 1.0  # weight removed from a reverse arc in tabu list 2
+    tie_noise: bool = True  # random choice among equally good reassignments (sideways moves)
+    cost_noise: float = 0.5  # extra noise per cost entry, in joins: moves may then give up joins (noising)
+
+    def __post_init__(self):
+        super().__post_init__()
+        bounds("holes", self.holes_range, low=MIN_HOLES)
+        positive("bias", self.bias, allow_zero=True)
+        bounds("tabu_cells", self.tabu_cells)
+        bounds("tabu_arcs", self.tabu_arcs)
+        positive("reverse_penalty", self.reverse_penalty, allow_zero=True)
+        positive("cost_noise", self.cost_noise, allow_zero=True)
+
+    @property
+    def holes_range(self) -> tuple[int, int]:
+        """(k_min, k_max): the number of holes per move is drawn uniformly from this range."""
+        return (self.holes, self.holes) if isinstance(self.holes, int) else self.holes
 
 
 class AssignmentMove(Move):
@@ -22,9 +59,11 @@ class AssignmentMove(Move):
 
     name = "assignment"
 
-    def __init__(self, ctx: SearchContext, settings: MoveWeight, select: str | None = None):
+    settings: AssignmentConfig
+
+    def __init__(self, ctx: SearchContext, settings: AssignmentConfig, select: str | None = None):
         super().__init__(ctx, settings)
-        cfg, st, f = ctx.cfg, ctx.state, ctx.flat
+        cfg, st, f = settings, ctx.state, ctx.flat
         n = f.n
         kmin, kmax = cfg.holes_range
         self._mode = MODES[select or cfg.select]
@@ -74,9 +113,10 @@ class AssignmentMove(Move):
 
 
 class CheckerboardMove(AssignmentMove):
-    """The assignment move on every movable non-tabu cell of one checkerboard colour (paper 002's BW)."""
+    """The assignment move on every movable non-tabu cell of one checkerboard colour (paper 002's BW); its
+    settings are the assignment move's (tenures, noise) with its own weight (the registry's ``shares``)."""
 
     name = "checkerboard"
 
-    def __init__(self, ctx: SearchContext, settings: MoveWeight):
+    def __init__(self, ctx: SearchContext, settings: AssignmentConfig):
         super().__init__(ctx, settings, select="checkerboard")

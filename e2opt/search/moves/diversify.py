@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .. import kernels
-from .base import Move
+from ..context import SearchContext
+from .base import Move, MoveWeight
 
 
 class DiversifyMove(Move):
@@ -11,9 +12,12 @@ class DiversifyMove(Move):
 
     name = "diversify"
 
+    def __init__(self, ctx: SearchContext, swaps: int):
+        super().__init__(ctx, MoveWeight())
+        self.swaps = swaps
+
     def __call__(self) -> int:
-        st, f = self.ctx.state, self.ctx.flat
-        swaps = self.ctx.cfg.diversify_swaps
+        st, f, swaps = self.ctx.state, self.ctx.flat, self.swaps
         kernels.diversify(
             swaps, f.by_kind, f.kind_start, f.cell_kind, st.piece, st.rot, f.rimmask, f.greymask, st.rng
         )

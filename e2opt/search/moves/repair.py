@@ -56,7 +56,7 @@ class RepairMove(Move):
 
     def __init__(self, ctx: SearchContext, settings: RepairConfig):
         super().__init__(ctx, settings)
-        self.floor = ctx.cfg.acceptance.kind != "annealing"
+        self.floor = not ctx.annealing
         self._buffers = repair_kernel.buffers(ctx.flat.n)
         self.stats = self._buffers[-1]
 
@@ -73,7 +73,9 @@ class RepairMove(Move):
     def repair(self, cells: np.ndarray, floor: bool | None = None) -> int:
         """Repair and apply ``cells``; the score change. ``floor`` (default: the move's) keeps the result at or
         above the input's score; after a call, ``stats[0]`` is the annealing's best change."""
-        return repair_cells(self.ctx, cells, self.settings, self.floor if floor is None else floor, self._buffers)
+        return repair_cells(
+            self.ctx, cells, self.settings, self.floor if floor is None else floor, self._buffers
+        )
 
 
 def repair_cells(
@@ -81,7 +83,8 @@ def repair_cells(
 ) -> int:
     """Repair the flat movable ``cells`` as ``s.repair`` says; apply the result; the score change."""
     if s.repair == "cpsat":
-        return cpsat_repair(ctx, cells, s)  # type: ignore[arg-type]  # warm-started: never below the input
+        # warm-started: never below the input
+        return cpsat_repair(ctx, cells, s.time_limit_s, s.deterministic_limit)
     f, st = ctx.flat, ctx.state
     steps = s.steps * len(cells)
     factor = (s.t_end / s.t_start) ** (1.0 / steps)
@@ -92,7 +95,7 @@ def repair_cells(
         )
     )  # fmt: skip
     if s.repair == "fallback" and buffers[-1][repair_kernel.BEST] < 0:
-        delta += cpsat_repair(ctx, cells, s)  # type: ignore[arg-type]
+        delta += cpsat_repair(ctx, cells, s.time_limit_s, s.deterministic_limit)
     return delta
 
 

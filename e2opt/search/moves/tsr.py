@@ -37,7 +37,7 @@ class TsrMove(Move):
 
     def __init__(self, ctx: SearchContext, settings: TsrMoveConfig):
         super().__init__(ctx, settings)
-        self.allow_worse = ctx.cfg.acceptance.kind == "annealing"
+        self.allow_worse = ctx.annealing
         self._buffers = tsr_kernel.buffers(ctx.flat.n, settings.partners)
 
     def __call__(self) -> int:

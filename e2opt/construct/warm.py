@@ -1,0 +1,26 @@
+"""The constructions' numba warm-up: each method the registry says runs numba kernels (``MethodOptions.kernels``)
+builds one board of a tiny generated puzzle, so its kernels are compiled (or loaded from numba's cache) before a
+run's clock starts. Once per process and method."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..core.generate import generate
+from . import METHODS, ConstructConfig, construct
+
+WARM_S = 1.0  # a deadline for the tiny build (its kernels are called in its first moments)
+_warmed: set[str] = set()
+
+
+def warm_constructions(names: Iterable[str]) -> list[str]:
+    """Compile or load the kernels of the named construction methods; the names warmed now, in order."""
+    todo = [n for n in dict.fromkeys(names) if n not in _warmed and METHODS[n].options.kernels]
+    if todo:
+        puzzle, _ = generate(6, 6, 3, 4, 1)
+        for name in todo:
+            construct(puzzle, ConstructConfig(method=name), np.random.default_rng(0), WARM_S)
+            _warmed.add(name)
+    return todo
