@@ -7,7 +7,7 @@
 
 One process, one puzzle after another; one JSON line per puzzle. For each seed ONE heuristic run of the
 largest q is made and read at the smaller q as it passes them: the kernel's result at q selections does not
-depend on being continued (tests/test_clique.py), so the mark at 1e6 is exactly a q = 1e6 run of that seed.
+depend on being continued (tests/clique/test_clique.py), so the mark at 1e6 is exactly a q = 1e6 run of that seed.
 A run stops at a perfect clique (the later marks then repeat it, with its time). Every best clique is made
 a board (holes filled by the region model, 10 s cap, one thread; its CPU is reported apart) and verified.
 CP-SAT's cap is the median CPU of the largest-q runs, at least --min-cap seconds, in CPU seconds of this

@@ -1,7 +1,7 @@
 """Writes the behaviour of the run engine before the one-engine change (commit 5c90868), as test data.
 
 For every construction method, with 1 and 2 workers and an iteration-bounded stop, it records the best
-board and the sequence of new bests (score, iteration, worker); tests/test_engine_compat.py asks the
+board and the sequence of new bests (score, iteration, worker); tests/engine/test_engine_compat.py asks the
 current engine for the same. It also keeps two stopped run folders (one worker, two workers) whose
 checkpoints the current engine must resume. Run from the project root: python tests/data/engine_before/make.py
 """

@@ -1,9 +1,9 @@
 """Writes a role-split run folder stopped by the engine before typed messages and role objects (issue 33).
 
-The run is tests/test_roles.py's (worker 1 produces one-beam boards, worker 0 repairs them, meeting every 500
+The run is tests/engine/test_roles.py's (worker 1 produces one-beam boards, worker 0 repairs them, meeting every 500
 moves), stopped at 1500 moves per worker; its checkpoint holds worker states as plain dicts and the pool.
 It also records what the same run reaches straight to 3000 moves, which the resumed folder must reach
-(tests/test_protocol.py). Run from the project root: python tests/data/roles_before/make.py
+(tests/engine/test_protocol.py). Run from the project root: python tests/data/roles_before/make.py
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_report import EVENTS, make_run
+from helpers import EVENTS, make_run
 
 from e2opt.engine.hourly import HOUR, report_lines, run_history
 from e2opt.engine.plots import score_figure, score_png

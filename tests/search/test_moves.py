@@ -244,7 +244,7 @@ def test_hint_cells_never_move():
 
 
 def test_report_shows_per_move_lines(tmp_path):
-    from test_report import EVENTS, make_run
+    from helpers import EVENTS, make_run
 
     from e2opt.engine.report import run_report
 

@@ -24,7 +24,7 @@ from e2opt.engine.loader import load_config
 from e2opt.engine.resume import resume_run
 from e2opt.engine.run import run_config
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
 
 

@@ -153,7 +153,7 @@ def test_a_clique_that_would_lose_joins_is_put_back():
     assert move.undone > 0 and search.current_board() == solution
     assert (
         move.placed > 0
-    )  # (tests/test_moves.py checks, with the other moves, that it never lowers the score)
+    )  # (tests/search/test_moves.py checks, with the other moves, that it never lowers the score)
 
 
 def test_the_clique_move_in_the_tabu_loop_with_check_mode():

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import e2opt
+from helpers import one_error_line
 from test_run import SMALL, config_file
 
 from e2opt.engine.loader import load_config
@@ -25,13 +26,6 @@ def snapshot(folder: Path) -> dict[str, str]:
         for p in sorted(folder.rglob("*"))
         if p.is_file()
     }
-
-
-def one_error_line(proc) -> str:
-    lines = proc.stderr.strip().splitlines()
-    assert proc.returncode == 2 and len(lines) == 1 and lines[0].startswith("e2opt: error: "), proc.stderr
-    assert "Traceback" not in proc.stderr
-    return lines[0]
 
 
 @pytest.fixture

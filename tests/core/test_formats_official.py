@@ -11,7 +11,7 @@ from e2opt.core.formats.official import clue_convention, clue_label, numbering, 
 from e2opt.core.formats.read import read_puzzle
 from e2opt.core.puzzle import Hint, Puzzle, parse_puzzle
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def published() -> dict[int, str]:

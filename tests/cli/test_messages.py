@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE
-from test_puzzle import MALFORMED
+from helpers import MALFORMED
 
 from e2opt.config.schema import _type_name, set_dotted, yaml_load
 from e2opt.config.sections import OutputConfig, StopConfig

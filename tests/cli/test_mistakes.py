@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE, e2opt
-from test_runfolder import one_error_line
+from helpers import one_error_line
 
 from e2opt.core.board import parse_board, score
 from e2opt.core.errors import BoardError, ConfigError, E2optError, PuzzleError

@@ -13,7 +13,7 @@ from e2opt.engine.loader import load_config
 from e2opt.search.config import ASSIGNMENT_KEYS, SearchConfig
 from e2opt.search.moves.assignment import AssignmentConfig
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INSTANCE = ROOT / "instances" / "brendan_set1" / "set1_04x04.txt"
 
 
@@ -187,7 +187,7 @@ def test_paper_001_names_into_an_assignment_section_set_to_null_keep_it_off(tmp_
 
 def test_a_stored_config_in_paper_001_names_loads_as_before(tmp_path):
     """A run folder written before the assignment section existed (tests/data/engine_before) lists search.holes,
-    ...: it loads with the same settings (tests/test_engine_compat.py resumes it to the same boards)."""
+    ...: it loads with the same settings (tests/engine/test_engine_compat.py resumes it to the same boards)."""
     stored = ROOT / "tests" / "data" / "engine_before" / "runs" / "single" / "config.yaml"
     data = yaml.safe_load(stored.read_text())
     assert {"holes", "cost_noise"} <= set(data["search"]) and "holes" not in data["search"]["moves"][

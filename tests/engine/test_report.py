@@ -4,47 +4,13 @@ from __future__ import annotations
 
 import json
 import tracemalloc
-from pathlib import Path
 
 import pytest
-from conftest import TINY_BOARD, TINY_PUZZLE
+from helpers import EVENTS, make_run
 
 from e2opt.cli.main import main
-from e2opt.engine.config import RunConfig
 from e2opt.engine.plots import score_series
 from e2opt.engine.report import run_report, summarise_events
-
-EVENTS = [
-    {"event": "start", "instance": "tiny", "seed": 0, "max_score": 12},
-    {"event": "construction", "score": 5, "wall_s": 0.1},
-    {"event": "best", "score": 9, "wall_s": 0.5, "iteration": 40},
-    {"event": "diversify", "score": 7, "wall_s": 0.6, "diversifications": 1},
-    {"event": "stats", "score": 8, "wall_s": 1.0, "cpu_s": 0.9, "iteration": 90, "moves_per_s": 100.0},
-    {"event": "checkpoint", "iteration": 90, "wall_s": 1.0},
-    {"event": "best", "score": 12, "wall_s": 1.5, "iteration": 120},
-    {
-        "event": "end",
-        "stop_reason": "target_score (12)",
-        "wall_s": 1.6,
-        "cpu_s": 1.4,
-        "iterations": 121,
-        "moves_per_s": 86.4,
-    },
-]
-
-
-def make_run(tmp_path: Path, events: list[dict], result: str | None) -> Path:
-    """A finished-looking run folder of the tiny puzzle, written by hand (no search needed)."""
-    puzzle = tmp_path / "tiny.txt"
-    puzzle.write_text(TINY_PUZZLE)
-    run_dir = tmp_path / "run"
-    run_dir.mkdir()
-    (run_dir / "config.yaml").write_text(RunConfig(instance=str(puzzle)).to_yaml())
-    (run_dir / "best.board").write_text(TINY_BOARD)
-    (run_dir / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
-    if result is not None:
-        (run_dir / "result.json").write_text(result)
-    return run_dir
 
 
 def test_finished_run_reads_the_stop_reason_from_result_json(tmp_path):
@@ -57,7 +23,7 @@ def test_finished_run_reads_the_stop_reason_from_result_json(tmp_path):
         "best found at 1.5 s wall, move 120",
         "last seen at 1.6 s wall, 1.4 s CPU, move 121, 86 moves/s",  # the end event, not the last stats
         "diversifications 1, intensifications 0, resumes 0",
-        "best over wall time: end (1.6 s) 12",  # what each hour bought: tests/test_hourly.py
+        "best over wall time: end (1.6 s) 12",  # what each hour bought: tests/engine/test_hourly.py
         "hour    run best  best seen  new bests  produced  repaired  raised",
         "0-1 h         12         12          3         1         0       0",
         "boards produced per hour, by score (constructions: the run has no producers):",

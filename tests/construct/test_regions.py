@@ -23,7 +23,7 @@ from e2opt.core.verify import verify_texts
 from e2opt.engine.loader import load_config
 from e2opt.engine.run import run_config
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SET1 = ROOT / "instances" / "brendan_set1"
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 

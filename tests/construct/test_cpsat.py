@@ -30,7 +30,7 @@ from e2opt.cpsat.relaxed_model import (
 from e2opt.engine.progress import construction_line
 from e2opt.fill.order import spiral as spiral_order
 
-INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 SET1 = INSTANCES / "brendan_set1"
 FAST = CpSatConfig(relaxed=0, time_limit_s=60.0, restarts=0, fallback=())
 

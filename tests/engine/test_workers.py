@@ -32,7 +32,7 @@ from e2opt.engine.run import Result, run_config
 from e2opt.engine.slots import LocalSlots
 from e2opt.engine.team import Team
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
 
 

@@ -18,7 +18,7 @@ from e2opt.core.formats.viewer import viewer_url
 from e2opt.core.generate import generate
 from e2opt.core.verify import verify_texts
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def params(url: str) -> dict[str, str]:
@@ -124,7 +124,7 @@ def test_links_of_other_puzzles(tmp_path: Path) -> None:
 def test_a_run_on_eternity2_prints_and_records_its_link(tmp_path: Path, capsys) -> None:
     code = main(
         [
-            "run", str(Path(__file__).parents[1] / "config" / "eternity2.yaml"), "--runs-dir", str(tmp_path),
+            "run", str(Path(__file__).parents[2] / "config" / "eternity2.yaml"), "--runs-dir", str(tmp_path),
             "--quiet", "--set", "construct.method=random", "--set", "stop.max_iterations=30",
             "--set", "output.plots=false",
         ]

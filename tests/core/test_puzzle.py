@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import INSTANCES, TINY_PUZZLE
+from helpers import MALFORMED, lines_with
 
 from e2opt.core.errors import PuzzleError
 from e2opt.core.formats.read import read_puzzle
@@ -51,55 +52,6 @@ def test_rotation_convention_one_turn_maps_trbl_to_ltrb():
         assert tuple(puzzle.oriented[7, rot]) == rotate(puzzle.pieces[7], rot)
 
 
-def lines_with(replace: dict[int, str] | None = None, extra: str = "", drop: int | None = None) -> str:
-    """TINY_PUZZLE with some lines (1-based) replaced or dropped and extra text appended."""
-    lines = TINY_PUZZLE.splitlines()
-    for no, text in (replace or {}).items():
-        lines[no - 1] = text
-    if drop is not None:
-        del lines[drop - 1]
-    return "\n".join(lines) + "\n" + extra
-
-
-# (case, file text, line the message must name, words the message must contain)
-MALFORMED = [
-    ("empty file", "", 1, "missing header"),
-    ("header with four numbers", lines_with({1: "3 3 3 3"}), 1, "bad header"),  # three: Dave Clark's format
-    ("header not a number", lines_with({1: "3 x"}), 1, "'x' is not a non-negative integer"),
-    ("too few pieces", lines_with(drop=10), 9, "wrong number of pieces"),
-    ("too many pieces", lines_with(extra="3 4 3 4\n"), 11, "wrong number of pieces"),
-    ("negative colour", lines_with({5: "1 3 -2 0"}), 5, "'-2' is not a non-negative integer"),
-    ("word for colour", lines_with({5: "1 3 blue 0"}), 5, "'blue' is not a non-negative integer"),
-    ("unicode digit in the header", lines_with({1: "3 ³"}), 1, "'³' is not a non-negative integer"),
-    ("unicode digit for colour", lines_with({5: "1 3 ² 0"}), 5, "'²' is not a non-negative integer"),
-    ("unicode digit in a hint", lines_with(extra="hint 7 1 1 ²\n"), 11, "'²' is not a non-negative integer"),
-    ("three colours on a line", lines_with({5: "1 3 2"}), 5, "4 colours"),
-    ("five colours on a line", lines_with({5: "1 3 2 0 7"}), 5, "4 colours"),
-    ("grey on opposite sides", lines_with({9: "0 4 0 4"}), 9, "grey on opposite sides"),
-    ("grey on three sides", lines_with({9: "0 0 0 4"}), 9, "grey on 3 sides"),
-    ("grey on four sides", lines_with({9: "0 0 0 0"}), 9, "grey on 4 sides"),
-    ("an edge piece too many", lines_with({9: "3 4 3 0"}), 9, "wrong number of edge pieces"),
-    ("a corner too many", lines_with({6: "1 4 0 0"}), 10, "wrong number of corner pieces"),
-    ("hint line too short", lines_with(extra="hint 7 1 1\n"), 11, "hint line needs"),
-    ("hint names a missing piece", lines_with(extra="hint 9 1 1 0\n"), 11, "hint names piece 9"),
-    ("hint cell off the board", lines_with(extra="hint 7 3 1 0\n"), 11, "off the 3x3 board"),
-    ("hint rotation above 3", lines_with(extra="hint 7 1 1 4\n"), 11, "rotation 4 is not 0..3"),
-    ("hint cell of the wrong kind", lines_with(extra="hint 7 0 0 0\n"), 11, "inner piece 7 on corner cell"),
-    ("hint turns grey inward", lines_with(extra="hint 8 2 2 1\n"), 11, "does not turn grey toward the rim"),
-    (
-        "two hints on one cell",
-        lines_with(extra="hint 8 2 2 0\nhint 1 2 2 0\n"),
-        12,
-        "two hints on cell (2,2)",
-    ),
-    (
-        "one piece hinted twice",
-        lines_with(extra="hint 8 2 2 0\nhint 8 0 2 3\n"),
-        12,
-        "piece 8 is hinted twice",
-    ),
-    ("piece after a hint", lines_with(extra="hint 7 1 1 2\n3 4 3 4\n"), 12, "piece line after a hint"),
-]
 
 
 @pytest.mark.parametrize("case, text, line, words", MALFORMED, ids=[m[0] for m in MALFORMED])

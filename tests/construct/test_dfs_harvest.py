@@ -1,6 +1,6 @@
 """The DFS with breaks (e2opt/construct/dfs): order, harvest pool, completion, exact resume, recipes of presets.
 
-The kernel against a slow reference: tests/test_dfs_kernel.py."""
+The kernel against a slow reference: tests/construct/test_dfs_kernel.py."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from e2opt.core.verify import verify_texts
 from e2opt.fill.order import DC, DR, make_order
 from e2opt.fill.teeth_order import blackwood
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _puzzle(rows, cols, seed, hints=0, recolour=3, frame=2, inner=3):

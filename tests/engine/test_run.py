@@ -28,7 +28,7 @@ from e2opt.engine.run import run_config
 from e2opt.engine.runfolder import make_run_dir
 from e2opt.search.flat import FlatPuzzle
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = ROOT / "instances" / "brendan_set2" / "set2_06x06.txt"
 E2 = ROOT / "instances" / "eternity2.txt"
 SET1 = ROOT / "instances" / "brendan_set1"

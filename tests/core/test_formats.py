@@ -26,7 +26,7 @@ from e2opt.core.generate import generate
 from e2opt.core.puzzle import Puzzle
 from e2opt.core.verify import verify_texts
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 SHIPPED = sorted(INSTANCES.glob("*.txt")) + sorted(SET1.glob("*.txt"))
 # SHA-256 of raphael-anjou/eternity2 @d5ee166 engine/data/official_eternity2.csv, the community's CSV of
 # the official puzzle with its five clues (19 kB, not copied here).

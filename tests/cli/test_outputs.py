@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import e2opt
-from test_runfolder import one_error_line
+from helpers import one_error_line
 
 from e2opt.core.fsutil import atomic_write_text
 

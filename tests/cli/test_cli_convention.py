@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import INSTANCES, ROOT, TINY_BOARD, TINY_PUZZLE, e2opt
-from test_report import EVENTS, make_run
+from helpers import EVENTS, make_run
 
 from e2opt.cli import exits
 from e2opt.cli.command import budget_overrides

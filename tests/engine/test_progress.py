@@ -1,5 +1,5 @@
 """Progress output: a block redrawn in place on a terminal, plain lines otherwise, nothing when quiet (the
-figures: tests/test_liveview.py)."""
+figures: tests/engine/test_liveview.py)."""
 
 from __future__ import annotations
 

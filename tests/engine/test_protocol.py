@@ -30,7 +30,7 @@ from e2opt.engine.roles import ROLES, assign, auto_producers, producer_count
 from e2opt.engine.roles.guard import FolderClaim, StaleRound
 from e2opt.engine.round import search_round
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BEFORE = ROOT / "tests" / "data" / "roles_before"
 
 
