@@ -11,7 +11,7 @@ from e2opt.exact.dfs import DONE, SOLUTION
 from e2opt.exact.domains import DomainSearch
 from e2opt.exact.model import build_model
 from e2opt.exact.reference import reference_domains, reference_search
-from e2opt.exact.solve import checked, options, solve
+from e2opt.exact.solve import options, solve
 
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (3, 3, 2, 3, 5), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
 SHAPES = [(3, 3, 2, 3), (3, 4, 2, 3), (4, 4, 2, 3)]  # rows, cols, frame colours, inner colours

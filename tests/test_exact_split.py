@@ -246,9 +246,7 @@ def test_the_resume_line_counts_solutions_as_the_progress_lines_do(tmp_path):
     whole = run(puzzle, keep_boards=False, checkpoint=path)
     assert whole.complete and whole.solutions == 16
     stream = io.StringIO()
-    again = solve(
-        puzzle, options("scan", find_all=True, keep_boards=False, checkpoint=path), progress=stream
-    )
+    again = solve(puzzle, options("scan", find_all=True, keep_boards=False, checkpoint=path), progress=stream)
     assert again.solutions == 16
     assert "subtrees searched before, 16 solutions," in stream.getvalue()
 
