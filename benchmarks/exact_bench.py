@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from e2opt.core.formats.read import read_puzzle  # noqa: E402
 from e2opt.core.generate import generate  # noqa: E402
 from e2opt.core.puzzle import Puzzle  # noqa: E402
-from e2opt.exact.solve import EXACT_METHODS, SolveOptions, solve  # noqa: E402
+from e2opt.exact.solve import EXACT_METHODS, options, solve  # noqa: E402
 
 SET1 = ROOT / "instances" / "brendan_set1"
 # Paper 000's instance names give the colours per size (E_7_1.b6i6, E_9_3.b11i12, E_10_5.b14i14, ...).
@@ -38,7 +38,7 @@ COLUMNS = ("puzzle", "method", "order", "value", "solutions", "complete", "nodes
 
 def measure(puzzle: Puzzle, out: Path, method: str, limit: float, find_all: bool = True, **kw) -> dict:
     """One counting (or first-solution) run, appended to ``out`` as a JSON line and returned."""
-    opts = SolveOptions(method, find_all=find_all, time_limit_s=limit, keep_boards=not find_all, **kw)
+    opts = options(method, find_all=find_all, time_limit_s=limit, keep_boards=not find_all, **kw)
     result = solve(puzzle, opts, progress=None)
     row = {
         "puzzle": puzzle.name,
@@ -83,7 +83,7 @@ def paper000(args) -> None:
     warm, _ = generate(4, 4, 2, 2, 0)  # load every variant's compiled kernel before the first timed run
     for variant in args.variants:
         method, order, *_ = variant.split(":")
-        solve(warm, SolveOptions(method, find_all=True, order=order, keep_boards=False), progress=None)
+        solve(warm, options(method, find_all=True, order=order, keep_boards=False), progress=None)
     for size in args.sizes:
         frame, inner = PAPER_COLOURS[size]
         for seed in args.seeds:

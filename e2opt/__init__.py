@@ -68,13 +68,16 @@ def resume(run_dir: str | Path, quiet: bool = True, overrides: tuple[str, ...] =
 
 def solve_exact(puzzle: Puzzle | str | Path, **options: Any):
     """Exact search of a puzzle (or puzzle file): ``solve_exact(p, find_all=True, method="scan")``; options
-    are those of exact.solve.SolveOptions. Returns a SolveResult (boards, count, complete)."""
-    from .exact.solve import SolveOptions
+    are those of exact.solve.SolveOptions and the method's settings (exact.solve.options). Returns the method's
+    result (a SolveResult for the perfect-board searches: boards, count, complete)."""
+    from .exact.solve import default_method
+    from .exact.solve import options as exact_options
     from .exact.solve import solve as exact_solve
 
     if not isinstance(puzzle, Puzzle):
         puzzle = read_puzzle(puzzle)
-    return exact_solve(puzzle, SolveOptions(**options), progress=None)
+    method = options.pop("method", None) or default_method(puzzle)
+    return exact_solve(puzzle, exact_options(method, **options), progress=None)
 
 
 def solve(config: RunConfig | str | Path, **kwargs: Any):

@@ -16,6 +16,7 @@ from .command import Command, add_budgets, add_executor_options, budget_override
 from .convert import ConvertCmd
 from .solve import SolveCmd
 from .sweep import SweepCmd, SweepReportCmd
+from .warmup import WarmUpCmd
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -280,6 +281,7 @@ COMMANDS: list[Command] = [
     SolveCmd(),
     ConvertCmd(),
     ExportCliqueCmd(),
+    WarmUpCmd(),
 ]
 
 

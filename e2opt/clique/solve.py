@@ -8,11 +8,13 @@ board is re-checked by the independent verifier before it is shown. Times are CP
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
 import numpy as np
 
+from ..config.registry import Flag
 from ..core.board import Board, format_board, score
 from ..core.errors import E2optError
 from ..core.puzzle import Puzzle, format_puzzle
@@ -127,7 +129,18 @@ class CliqueSolveResult:
     cpu_s: float
     nodes: int
 
+    @property
+    def boards(self) -> list[Board]:
+        """The board to show: the best one found."""
+        return [self.board]
+
+    @property
+    def answered(self) -> bool:
+        """Its q selections (or a perfect clique) are an answer; a limit that came first is not."""
+        return self.stopped != "time limit"
+
     def summary(self) -> str:
+        """The last line: the clique, the board's joins, the effort."""
         perfect = " (perfect board)" if self.joins == self.max_joins else ""
         return (
             f"clique {self.clique}/{self.target} after {self.selections:.3g} selections ({self.stopped}), "
@@ -166,42 +179,36 @@ def solve_clique(
     )
 
 
-def solve_command(args) -> CliqueSolveResult:
-    """``e2opt solve PUZZLE --method clique [--selections Q] [--seed N] [--max-cpu-s S] [-o DIR]``."""
-    import sys
+@dataclass(frozen=True)
+class CliqueSettings:
+    """``e2opt solve --method clique``'s own setting: the heuristic's selections q (paper 002's middle q)."""
 
-    from ..core.boardwriter import BoardWriter
-    from ..core.formats.read import read_puzzle
+    selections: float = DEFAULT_SELECTIONS
 
-    others = {
-        "--all": args.all,
-        "--count": args.count,
-        "--order": args.order,
-        "--shave": args.shave,
-        "--value-order": args.value_order != "min",
-        "--restarts": args.restarts,
-        "--restart-nodes": args.restart_nodes != 100_000,
-        "--workers": args.workers != 1,
-        "--checkpoint": args.checkpoint,
-        "--no-backjump": args.no_backjump,
-        "--best": args.best,
-        "--bound": args.bound is not None,
-        "--from": args.start,
-    }
-    given = [name for name, value in others.items() if value]
-    if given:
-        raise E2optError(f"--method clique is a heuristic for the best board: not with {', '.join(given)}")
-    q = DEFAULT_SELECTIONS if args.selections is None else args.selections
-    if q != int(q) or q < 1:
-        raise E2optError(f"--selections {args.selections:g}: a whole number of selections, at least 1")
-    puzzle = read_puzzle(args.puzzle)
-    writer = BoardWriter(args.output, puzzle.name) if args.output else None
-    result = solve_clique(
-        puzzle, int(q), args.seed, args.max_cpu_s, not args.no_symmetry, None if args.quiet else sys.stderr
-    )
-    if writer:
-        writer(result.board)
-    else:
-        print(format_board(result.board))
-    print(result.summary())
+    def check(self, method: str, orders: tuple[str, ...], shared: object) -> None:
+        """E2optError (one line, exit 2) unless q is a whole number, at least 1."""
+        if self.selections != int(self.selections) or self.selections < 1:
+            raise E2optError(f"--selections {self.selections:g}: a whole number of selections, at least 1")
+
+
+CLIQUE_FLAGS = (
+    Flag(
+        "--selections", "selections", "the heuristic's selections q (default 1e7)", parse=float, metavar="Q"
+    ),
+)
+
+
+def run_clique(
+    puzzle: Puzzle,
+    settings: CliqueSettings,
+    seed: int,
+    time_limit_s: float | None,
+    symmetry: bool,
+    on_board: Callable[[Board], None] | None,
+    progress: TextIO | None,
+) -> CliqueSolveResult:
+    """The method's runner (exact/solve.py EXACT_METHODS): its best board, also handed to ``on_board``."""
+    result = solve_clique(puzzle, int(settings.selections), seed, time_limit_s, symmetry, progress)
+    if on_board is not None:
+        on_board(result.board)
     return result

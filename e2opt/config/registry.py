@@ -9,7 +9,7 @@ can compile or load them before a run's clock starts.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 
@@ -42,3 +42,36 @@ def registry_problems(registry: Mapping[str, Any], label: str) -> list[str]:
         if not isinstance(text, str) or not text.strip() or "\n" in text:
             problems.append(f"{where}: help must be one non-empty line, got {text!r}")
     return problems
+
+
+@dataclasses.dataclass(frozen=True)
+class Flag:
+    """A command-line option an entry owns: its spelling, the settings field it sets and one line of help;
+    ``parse`` reads its text (None: a switch, which sets the field to ``switch``)."""
+
+    spelling: str
+    field: str
+    help: str
+    parse: Callable[[str], Any] | None = str
+    switch: Any = True
+    metavar: str | None = None
+
+
+def refusal(subject: str, given: Sequence[str], owners: Mapping[str, str]) -> str:
+    """The one line for options ``given`` that ``subject`` does not take, each with what it goes with
+    (``owners``: option -> who takes it): ``--method dfs: not with --shave (--shave goes with --method colorpairs)``."""
+    goes = "; ".join(f"{flag} goes with {owners[flag]}" for flag in given if owners.get(flag))
+    return f"{subject}: not with {', '.join(given)}" + (f" ({goes})" if goes else "")
+
+
+def warm_entries(
+    registry: Mapping[str, Any], names: Iterable[str], warmed: set[str], warm_one: Callable[[str], None]
+) -> list[str]:
+    """The one warm-up loop of every family: ``warm_one`` compiles (or loads from numba's cache) the kernels of
+    each named entry whose options name kernels and that ``warmed`` (the family's record for this process) lacks;
+    the names warmed now, in order."""
+    todo = [n for n in dict.fromkeys(names) if n not in warmed and registry[n].options.kernels]
+    for name in todo:
+        warm_one(name)
+        warmed.add(name)
+    return todo

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..config.registry import warm_entries
 from ..core.generate import generate
 from . import METHODS, ConstructConfig, construct
 
@@ -17,10 +18,10 @@ _warmed: set[str] = set()
 
 def warm_constructions(names: Iterable[str]) -> list[str]:
     """Compile or load the kernels of the named construction methods; the names warmed now, in order."""
-    todo = [n for n in dict.fromkeys(names) if n not in _warmed and METHODS[n].options.kernels]
-    if todo:
-        puzzle, _ = generate(6, 6, 3, 4, 1)
-        for name in todo:
-            construct(puzzle, ConstructConfig(method=name), np.random.default_rng(0), WARM_S)
-            _warmed.add(name)
-    return todo
+    return warm_entries(METHODS, names, _warmed, _build_one)
+
+
+def _build_one(name: str) -> None:
+    """Build one board of a tiny generated puzzle by the method."""
+    puzzle, _ = generate(6, 6, 3, 4, 1)
+    construct(puzzle, ConstructConfig(method=name), np.random.default_rng(0), WARM_S)

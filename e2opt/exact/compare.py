@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..core.errors import E2optError
 from ..core.puzzle import Puzzle
-from .solve import SolveOptions, solve
+from .solve import SolveOptions, checked, options, solve
 
 
 @dataclass
@@ -30,9 +30,16 @@ class CompareRow:
 
 
 def _options(method: str, order: str, value: str, find_all: bool, cpu_s: float) -> SolveOptions:
-    opts = SolveOptions(method, find_all, cpu_s, order, value, keep_boards=not find_all)
     try:
-        opts.check()
+        given = options(
+            method,
+            find_all=find_all,
+            time_limit_s=cpu_s,
+            keep_boards=not find_all,
+            order=order,
+            value_order=value,
+        )
+        opts = checked(given)
     except E2optError as exc:
         raise E2optError(f"bench exact: {method} / {order} / {value}: {exc}") from None
     return opts
@@ -50,10 +57,10 @@ def compare(
     if not cpu_s > 0:
         raise E2optError(f"bench exact: --max-cpu-s {cpu_s}: must be a positive number of seconds")
     combos = [(m, o, v) for m in methods for o in orders for v in values]
-    options = [_options(m, o, v, find_all, cpu_s) for m, o, v in combos]
+    runs = [_options(m, o, v, find_all, cpu_s) for m, o, v in combos]
     rows = []
     for puzzle in puzzles:
-        for (method, order, value), opts in zip(combos, options, strict=True):
+        for (method, order, value), opts in zip(combos, runs, strict=True):
             r = solve(puzzle, opts, progress=None)
             if r.stopped == "interrupted":  # Ctrl-C stops the whole comparison, not one search
                 raise KeyboardInterrupt

@@ -16,18 +16,24 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
 from ortools.sat.python import cp_model
 
+from ..config.registry import Flag
 from ..core.board import Board, format_board
 from ..core.errors import E2optError
+from ..core.formats.read import read_board
 from ..core.puzzle import Puzzle, format_puzzle
 from ..core.verify import verify_texts
 from ..cpsat.relaxed_model import PuzzleModel, build_model, symmetry_applies
+from . import run as runners
 from .cpsat import BoardCollector, CpSatSearch
-from .solve import SolveOptions, solve
+from .run import SolveOptions, search
+from .scan import SCAN_ORDERS
+from .settings import ScanSettings
 from .symmetry import orbit, rotation_group
 
 PROGRESS_EVERY_S = 5.0
@@ -51,6 +57,16 @@ class BestResult:
     conflicts: int = 0
     dfs_nodes: int = 0  # of the perfect-board DFS
     cpu_s: float = 0.0
+
+    @property
+    def boards(self) -> list[Board]:
+        """The board to show: the best one found (the known board when none beats it), if any."""
+        return [] if self.board is None else [self.board]
+
+    @property
+    def answered(self) -> bool:
+        """The search proved its answer (exit 0); else a limit or Ctrl-C came first."""
+        return self.complete
 
     def summary(self) -> str:
         """The last line: the best score and whether it is proved optimal."""
@@ -103,10 +119,13 @@ def _perfect_first(
     complete); the highest score still possible is returned (max - 1 when the search proved none)."""
     m = puzzle.max_score
     share = PERFECT_CAP_S if time_limit_s is None else min(PERFECT_CAP_S, PERFECT_SHARE * time_limit_s)
-    perfect = solve(puzzle, SolveOptions("scan", time_limit_s=share, symmetry=symmetry), progress=progress)
+    scan = SolveOptions(
+        "scan", time_limit_s=share, settings=ScanSettings(next(iter(SCAN_ORDERS))), symmetry=symmetry
+    )
+    perfect = search(runners.scan, puzzle, scan, None, progress)
     result.dfs_nodes = perfect.nodes
     if perfect.boards:
-        result.board, result.score = perfect.boards[0], m  # solve() had it checked by the verifier
+        result.board, result.score = perfect.boards[0], m  # search() had it checked by the verifier
         result.complete, result.upper = True, m
     elif perfect.stopped == "interrupted":
         result.stopped, result.upper = "interrupted", m
@@ -198,3 +217,56 @@ def _cpsat_phase(
         bound = min(cap, int(cs.solver.best_objective_bound)) if cs.status == cp_model.FEASIBLE else cap
         result.upper = max(bound, known_score or 0, result.score or 0)
     result.branches, result.conflicts = cs.nodes, cs.backtracks
+
+
+@dataclass(frozen=True)
+class BestSettings:
+    """``best``'s own settings: a score already reached (``bound``) or a board already found (``start``, a file:
+    its score is the bound, the board a hint)."""
+
+    bound: int | None = None
+    start: str | None = None
+
+    def check(self, method: str, orders: tuple[str, ...], shared: object) -> None:
+        """E2optError (one line, exit 2) when both are given."""
+        if self.bound is not None and self.start:
+            raise E2optError("--bound and --from: give one (--from's board sets the bound)")
+
+
+BEST_FLAGS = (
+    Flag(
+        "--bound",
+        "bound",
+        "a score already reached; only boards that beat it are searched",
+        parse=int,
+        metavar="N",
+    ),
+    Flag(
+        "--from", "start", "a board already found (its score is the bound, the board a hint)", metavar="BOARD"
+    ),
+)
+
+
+def run_best(
+    puzzle: Puzzle, opts: SolveOptions, on_board: Callable[[Board], None] | None, progress: TextIO | None
+) -> BestResult:
+    """The method's runner (exact/solve.py EXACT_METHODS): the best board, also handed to ``on_board``."""
+    settings: BestSettings = opts.settings
+    start = read_board(settings.start, puzzle) if settings.start else None
+    if start is not None:
+        try:
+            checked_score(puzzle, start)
+        except E2optError as exc:
+            raise E2optError(f"--from {settings.start}: {exc}") from None
+    result = best_board(
+        puzzle,
+        known_board=start,
+        known_score=settings.bound,
+        symmetry=opts.symmetry,
+        time_limit_s=opts.time_limit_s,
+        seed=opts.seed,
+        progress=progress,
+    )
+    if result.board is not None and on_board is not None:
+        on_board(result.board)
+    return result

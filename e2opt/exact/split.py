@@ -190,7 +190,7 @@ def run_split(
 ) -> None:
     """Search ``run.puzzle`` with ``workers`` processes; fills ``run.result`` as solve._drive does.
 
-    ``run`` is solve._Run: its clock, limits, progress lines and ``found`` (boards are verified and
+    ``run`` is run.Run: its clock, limits, progress lines and ``found`` (boards are verified and
     written by the parent only). ``keep``: workers send every full board (else they only count).
     ``checkpoint``: a ledger file to resume from and keep up to date (None: none).
     """
@@ -202,7 +202,12 @@ def run_split(
     tally, ledger = Tally(workers, first=not opts.find_all), None
     if checkpoint:
         key = search_key(
-            run.puzzle, order_name(run.puzzle, order), run.broken, opts.value_order, seed, opts.find_all
+            run.puzzle,
+            order_name(run.puzzle, order),
+            run.broken,
+            opts.settings.value_order,
+            seed,
+            opts.find_all,
         )
         ledger = Ledger(checkpoint, key)
         if ledger.resumed:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..config.registry import warm_entries
 from ..core.board import random_board
 from ..core.generate import generate
 from .config import AcceptanceConfig, SearchConfig
@@ -22,24 +23,21 @@ _warmed: set[str] = set()
 
 def warm_moves(names: Iterable[str]) -> list[str]:
     """Compile or load the kernels of the named moves (and of the loop); the names warmed now, in order."""
-    todo = [n for n in dict.fromkeys(names) if n not in _warmed and MOVES[n].options.kernels]
-    if not todo:
-        return []
+    return warm_entries(MOVES, names, _warmed, _warm_move)
+
+
+def _warm_move(name: str) -> None:
+    """Run the move alone (with the move whose settings it shares) for a few moves of a tiny puzzle."""
     puzzle, _ = generate(6, 6, 3, 4, 1)
-    for name in todo:
-        entry = MOVES[name]
-        settings = {name: entry.settings(cost_ms=0.1)}
-        if entry.options.shares is not None:
-            settings[entry.options.shares] = MOVES[entry.options.shares].settings(weight=0.0)
-        moves = MovesConfig(**{"assignment": None, **settings})
-        for kind in ("tabu", "annealing"):  # some kernels take another path when a loss can be undone
-            cfg = SearchConfig(
-                moves=moves, plateau=2, intensify_after=2, acceptance=AcceptanceConfig(kind=kind)
-            )
-            rng = np.random.default_rng(0)
-            TabuSearch(puzzle, random_board(puzzle, rng), cfg, rng).run(MaxIterations(WARM_MOVES), Clock())
-        _warmed.add(name)
-    return todo
+    entry = MOVES[name]
+    settings = {name: entry.settings(cost_ms=0.1)}
+    if entry.options.shares is not None:
+        settings[entry.options.shares] = MOVES[entry.options.shares].settings(weight=0.0)
+    moves = MovesConfig(**{"assignment": None, **settings})
+    for kind in ("tabu", "annealing"):  # some kernels take another path when a loss can be undone
+        cfg = SearchConfig(moves=moves, plateau=2, intensify_after=2, acceptance=AcceptanceConfig(kind=kind))
+        rng = np.random.default_rng(0)
+        TabuSearch(puzzle, random_board(puzzle, rng), cfg, rng).run(MaxIterations(WARM_MOVES), Clock())
 
 
 def warm_search(cfg: SearchConfig) -> list[str]:

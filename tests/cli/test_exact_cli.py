@@ -59,7 +59,10 @@ def test_time_limit_reports_an_incomplete_search():
     [
         (["--method", "magic"], "--method magic"),
         (["--time-limit", "-1"], "--max-cpu-s -1.0"),  # the old spelling, blamed as the new
-        (["--method", "cpsat", "--order", "row"], "not cpsat"),
+        (
+            ["--method", "cpsat", "--order", "row"],
+            "--method cpsat: not with --order (--order goes with --method domains",
+        ),
         (["--order", "zigzag"], "--order zigzag"),
         (["--value-order", "best"], "--value-order best"),
         (["--method", "chessboard", "--order", "mingap"], "chessboard"),

@@ -122,7 +122,8 @@ def test_construct_method_choices_are_the_registry():
 def test_every_exact_method_has_help_and_its_orders(name):
     method = EXACT_METHODS[name]
     assert method.help.strip() and callable(method.run)
-    assert method.orders or name == "cpsat"  # CP-SAT alone branches by itself
+    takes_order = any(flag.spelling == "--order" for flag in method.options.flags)
+    assert bool(method.orders) == takes_order  # cpsat, best and clique branch by themselves
 
 
 def test_solve_help_comes_from_the_registry():

@@ -128,7 +128,7 @@ def test_cli_time_limit_says_incomplete_with_the_bound():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--bound", "3"], "--bound and --from go with --best"),
+        (["--bound", "3"], "not with --bound (--bound goes with --method best)"),
         (["--best", "--count"], "--best runs its own search (scan, then CP-SAT): not with --count"),
         (["--best", "--method", "scan"], "not with --method scan"),
         (["--best", "--bound", "99"], "--bound 99: a score from 0 to 17"),

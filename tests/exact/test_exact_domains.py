@@ -11,7 +11,7 @@ from e2opt.exact.dfs import DONE, SOLUTION
 from e2opt.exact.domains import DomainSearch
 from e2opt.exact.model import build_model
 from e2opt.exact.reference import reference_domains, reference_search
-from e2opt.exact.solve import SolveOptions, solve
+from e2opt.exact.solve import options, solve
 
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (3, 3, 2, 3, 5), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
 SHAPES = [(3, 3, 2, 3), (3, 4, 2, 3), (4, 4, 2, 3)]  # rows, cols, frame colours, inner colours
@@ -95,8 +95,8 @@ def test_counting_without_boards_walks_the_same_tree():
 
 def test_fewer_nodes_than_plain_dfs_on_a_larger_puzzle():
     puzzle, _ = generate(5, 5, 3, 4, 7)
-    plain = solve(puzzle, SolveOptions("dfs", find_all=True, keep_boards=False), progress=None)
-    domains = solve(puzzle, SolveOptions("domains", find_all=True, keep_boards=False), progress=None)
+    plain = solve(puzzle, options("dfs", find_all=True, keep_boards=False), progress=None)
+    domains = solve(puzzle, options("domains", find_all=True, keep_boards=False), progress=None)
     assert plain.complete and domains.complete and domains.solutions == plain.solutions >= 1
     assert domains.nodes * 3 < plain.nodes
 
@@ -110,7 +110,7 @@ def test_more_colours_than_a_word_holds_is_a_user_error_and_not_the_default(tmp_
     path = tmp_path / "many.txt"
     path.write_text(format_puzzle(puzzle))
     with pytest.raises(E2optError, match="--method domains takes colours 0-63"):
-        solve(puzzle, SolveOptions("domains"), progress=None)
+        solve(puzzle, options("domains"), progress=None)
     assert main(["solve", str(path), "--method", "domains"]) == 2
     assert "colours 0-63" in capsys.readouterr().err
     assert main(["solve", str(path), "--time-limit", "1", "--quiet"]) in (0, 1)  # colorpairs takes it

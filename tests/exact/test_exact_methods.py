@@ -11,7 +11,7 @@ from e2opt.core.generate import generate
 from e2opt.core.puzzle import Hint, Puzzle, format_puzzle
 from e2opt.core.verify import verify_texts
 from e2opt.exact.reference import reference_search
-from e2opt.exact.solve import SolveOptions, solve
+from e2opt.exact.solve import checked, options, solve
 from e2opt.exact.symmetry import orbit, rotation_group
 
 METHODS = ["colorpairs", "dfs", "domains", "scan", "chessboard", "cpsat"]
@@ -20,7 +20,7 @@ TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11)]
 
 def run(puzzle: Puzzle, method: str, **kw):
     kw.setdefault("find_all", True)
-    return solve(puzzle, SolveOptions(method, **kw), progress=None)
+    return solve(puzzle, options(method, **kw), progress=None)
 
 
 def assert_perfect(puzzle: Puzzle, boards) -> None:
@@ -134,14 +134,14 @@ def test_bad_options_are_user_errors():
     from e2opt.core.errors import E2optError
 
     for opts in [
-        SolveOptions("magic"),
-        SolveOptions(time_limit_s=0),
-        SolveOptions("cpsat", order="row"),
-        SolveOptions("chessboard", order="mingap"),
-        SolveOptions(order="diagonal"),
-        SolveOptions(value_order="best"),
-        SolveOptions("domains", backjump=False),
-        SolveOptions("domains", order="mingap"),
+        dict(method="magic"),
+        dict(method="domains", time_limit_s=0),
+        dict(method="cpsat", order="row"),
+        dict(method="chessboard", order="mingap"),
+        dict(method="domains", order="diagonal"),
+        dict(method="domains", value_order="best"),
+        dict(method="domains", backjump=False),
+        dict(method="domains", order="mingap"),
     ]:
         with pytest.raises(E2optError):
-            opts.check()
+            checked(options(**opts))

@@ -14,14 +14,14 @@ from e2opt.core.generate import generate
 from e2opt.core.puzzle import Hint, Puzzle
 from e2opt.exact.reference import reference_search
 from e2opt.exact.scan import SCAN_ORDERS, ScanSearch, luby
-from e2opt.exact.solve import SolveOptions, solve
+from e2opt.exact.solve import checked, options, solve
 
 TINY = [(3, 3, 2, 2, 0), (3, 4, 2, 2, 1), (4, 3, 2, 3, 9), (4, 4, 3, 4, 11), (3, 5, 2, 2, 4)]
 
 
 def run(puzzle: Puzzle, method: str = "scan", **kw):
     kw.setdefault("find_all", True)
-    return solve(puzzle, SolveOptions(method, **kw), progress=None)
+    return solve(puzzle, options(method, **kw), progress=None)
 
 
 def unsolvable() -> Puzzle:
@@ -118,21 +118,21 @@ def test_hints_that_clash_leave_no_solution():
 @pytest.mark.parametrize(
     "opts",
     [
-        SolveOptions("scan", order="mingap"),
-        SolveOptions("dfs", order="column"),
-        SolveOptions("scan", value_order="max"),
-        SolveOptions("colorpairs", restarts=3, value_order="random"),
-        SolveOptions("scan", restarts=3),
-        SolveOptions("scan", find_all=True, restarts=3, value_order="random"),
-        SolveOptions("scan", restarts=-1),
-        SolveOptions("scan", restart_nodes=0),
-        SolveOptions("dfs", shave=4),
-        SolveOptions("colorpairs", shave=-1),
+        dict(method="scan", order="mingap"),
+        dict(method="dfs", order="column"),
+        dict(method="scan", value_order="max"),
+        dict(method="colorpairs", restarts=3, value_order="random"),
+        dict(method="scan", restarts=3),
+        dict(method="scan", find_all=True, restarts=3, value_order="random"),
+        dict(method="scan", restarts=-1),
+        dict(method="scan", restart_nodes=0),
+        dict(method="dfs", shave=4),
+        dict(method="colorpairs", shave=-1),
     ],
 )
 def test_bad_scan_options_are_user_errors(opts):
     with pytest.raises(E2optError):
-        opts.check()
+        checked(options(**opts))
 
 
 @pytest.mark.parametrize("case", TINY)

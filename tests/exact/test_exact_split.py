@@ -22,13 +22,13 @@ from e2opt.core.puzzle import Hint, Puzzle
 from e2opt.core.verify import verify_files
 from e2opt.exact import scan_kernel as k
 from e2opt.exact.scan import Walk, build_parts
-from e2opt.exact.solve import SolveOptions, solve
+from e2opt.exact.solve import checked, options, solve
 from e2opt.exact.split import Tally, prefixes, split_depth
 
 
 def run(puzzle: Puzzle, **kw):
     kw.setdefault("find_all", True)
-    return solve(puzzle, SolveOptions("scan", **kw), progress=None)
+    return solve(puzzle, options("scan", **kw), progress=None)
 
 
 def hinted() -> Puzzle:
@@ -91,7 +91,7 @@ def test_workers_return_every_board_of_the_puzzle_verified(tmp_path):
     puzzle = read_puzzle(SET1 / "set1_05x05.txt")
     one = run(puzzle)
     boards = []
-    three = solve(puzzle, SolveOptions("scan", find_all=True, workers=3), boards.append, progress=None)
+    three = solve(puzzle, options("scan", find_all=True, workers=3), boards.append, progress=None)
     assert three.complete and len(boards) == three.solutions == one.solutions == 16
     assert sorted(map(format_board, boards)) == sorted(map(format_board, one.boards))
     first = run(puzzle, find_all=False, workers=2, value_order="random", seed=3)
@@ -110,17 +110,17 @@ def test_a_split_search_stopped_by_the_limit_counts_every_process_and_is_incompl
 @pytest.mark.parametrize(
     "opts",
     [
-        SolveOptions("scan", workers=0),
-        SolveOptions("colorpairs", workers=2),
-        SolveOptions("scan", workers=2, restarts=3, value_order="random"),
-        SolveOptions("colorpairs", checkpoint="c.json"),
-        SolveOptions("scan", find_all=True, checkpoint="c.json"),  # every board kept: not resumable
-        SolveOptions("scan", restarts=3, value_order="random", checkpoint="c.json"),
+        dict(method="scan", workers=0),
+        dict(method="colorpairs", workers=2),
+        dict(method="scan", workers=2, restarts=3, value_order="random"),
+        dict(method="colorpairs", checkpoint="c.json"),
+        dict(method="scan", find_all=True, checkpoint="c.json"),  # every board kept: not resumable
+        dict(method="scan", restarts=3, value_order="random", checkpoint="c.json"),
     ],
 )
 def test_bad_worker_options_are_user_errors(opts):
-    with pytest.raises(E2optError, match=r"--workers|--checkpoint"):
-        opts.check()
+    with pytest.raises(E2optError, match=r"--workers|--checkpoint|takes no"):
+        checked(options(**opts))
 
 
 def group_process(*args: str):
@@ -246,9 +246,7 @@ def test_the_resume_line_counts_solutions_as_the_progress_lines_do(tmp_path):
     whole = run(puzzle, keep_boards=False, checkpoint=path)
     assert whole.complete and whole.solutions == 16
     stream = io.StringIO()
-    again = solve(
-        puzzle, SolveOptions("scan", find_all=True, keep_boards=False, checkpoint=path), progress=stream
-    )
+    again = solve(puzzle, options("scan", find_all=True, keep_boards=False, checkpoint=path), progress=stream)
     assert again.solutions == 16
     assert "subtrees searched before, 16 solutions," in stream.getvalue()
 
