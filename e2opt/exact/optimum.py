@@ -78,7 +78,7 @@ class BestResult:
                 return f"{best}, optimal: no board scores more (complete search), {effort}"
             return f"no board scores more than {self.known}/{m} (complete search), {effort}"
         why = (
-            "interrupted (Ctrl-C or SIGTERM)"
+            "interrupted (Ctrl-C, SIGTERM or SIGHUP)"
             if self.stopped == "interrupted"
             else f"stopped by {self.stopped}"
         )

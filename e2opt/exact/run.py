@@ -94,7 +94,7 @@ class SolveResult:
         if self.stopped == "first solution":
             return f"{found} found, stopped at the first (--all or --count to enumerate), {effort}"
         why = (
-            "interrupted (Ctrl-C or SIGTERM)"
+            "interrupted (Ctrl-C, SIGTERM or SIGHUP)"
             if self.stopped == "interrupted"
             else f"stopped by {self.stopped}"
         )

@@ -101,5 +101,5 @@ def test_ctrl_c_or_sigterm_prints_what_was_found_and_exits_128_plus_the_signal(s
     finally:
         proc.kill()  # nothing of a failed test keeps running
     assert proc.returncode == 128 + sig, err
-    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ")
+    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ")
     assert "found so far, search incomplete" in out

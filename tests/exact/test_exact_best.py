@@ -166,7 +166,7 @@ def test_a_from_board_that_breaks_the_rules_is_a_one_line_error(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("phase, sig", [("dfs", signal.SIGINT), ("cpsat", signal.SIGTERM)])
-def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(tmp_path, phase, sig):
+def test_best_stopped_by_ctrl_c_or_sigterm_exits_128_plus_n_with_what_it_found(tmp_path, phase, sig):
     """In the perfect-board DFS (8x8: not decided for a minute) or in CP-SAT (a recoloured 6x6: the DFS
     proves no perfect board in about 2 s, CP-SAT then needs about 15 s)."""
     path = SET1 / "set1_08x08.txt"
@@ -183,9 +183,9 @@ def test_best_stopped_by_ctrl_c_or_sigterm_exits_130_with_what_it_found(tmp_path
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 130, err
+    assert proc.returncode == 128 + sig, err  # the README's convention: 130 for Ctrl-C, 143 for SIGTERM
     last = out.splitlines()[-1]
-    assert last.startswith("interrupted (Ctrl-C or SIGTERM) after ") and last.endswith("search incomplete")
+    assert last.startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ") and last.endswith("search incomplete")
     assert " found, no board scores more than " in last and "Traceback" not in err
     if phase == "cpsat":
         assert "best " in last and "no board scores more than 59/60" in last  # the DFS's proof is kept

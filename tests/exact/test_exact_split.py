@@ -155,7 +155,7 @@ def test_ctrl_c_stops_every_worker_and_exits_130():
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # nothing of a failed test keeps running
     assert proc.returncode == 130, err
-    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ")
+    assert out.splitlines()[-1].startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ")
     assert "search incomplete" in out and "Traceback" not in err
 
 
@@ -195,7 +195,7 @@ def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert (
-        out.splitlines()[-1].startswith("interrupted (Ctrl-C or SIGTERM) after ") and "Traceback" not in err
+        out.splitlines()[-1].startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ") and "Traceback" not in err
     )
     saved = json.loads(path.read_text())
     assert (
