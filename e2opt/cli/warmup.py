@@ -12,7 +12,7 @@ from .command import Command
 
 def registries() -> list[tuple[str, Callable[[], list[str]]]]:
     """Each registry's name and the warm-up of all its entries (the names it warmed)."""
-    from ..construct import METHODS
+    from ..construct import LEGACY, METHODS
     from ..construct.warm import warm_constructions
     from ..exact.solve import EXACT_METHODS, warm_methods
     from ..search.moves import MOVES
@@ -20,7 +20,7 @@ def registries() -> list[tuple[str, Callable[[], list[str]]]]:
 
     return [
         ("search.moves.MOVES", lambda: warm_moves(MOVES)),
-        ("construct.METHODS", lambda: warm_constructions(METHODS)),
+        ("construct.METHODS", lambda: warm_constructions(n for n in METHODS if n not in LEGACY)),  # aliases of dfs
         ("exact.solve.EXACT_METHODS", lambda: warm_methods(EXACT_METHODS)),
     ]
 
