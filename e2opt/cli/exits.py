@@ -16,6 +16,7 @@ import threading
 from typing import Any, TextIO
 
 from ..core.errors import E2optError
+from ..core.signals import RECEIVED, TERMINAL_SIGNALS, note_signal
 from ..engine.envfail import EXIT_CODE, is_fault
 from ..engine.progress import silence
 
@@ -24,9 +25,6 @@ NEGATIVE = 1
 MISTAKE = 2
 BUG = 70  # EX_SOFTWARE of sysexits.h
 ENVIRONMENT = EXIT_CODE  # 74, EX_IOERR
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-_received: list[int] = []  # the stop signals this process caught, in order (signals are process-wide)
 
 
 def signal_code(signum: int) -> int:
@@ -37,7 +35,7 @@ def signal_code(signum: int) -> int:
 def interrupted_code() -> int:
     """The code of a command that a signal stopped: the last one caught, SIGINT when none was (a stop file
     created by someone else, or Python's own Ctrl-C handler)."""
-    return signal_code(_received[-1] if _received else signal.SIGINT)
+    return signal_code(RECEIVED[-1] if RECEIVED else signal.SIGINT)
 
 
 def stop_code(stop_reason: str) -> int:
@@ -73,9 +71,9 @@ class StopSignalsUnwind:
 
     def __enter__(self) -> StopSignalsUnwind:
         self.old: dict[int, Any] = {}
-        _received.clear()
+        RECEIVED.clear()
         if threading.current_thread() is threading.main_thread():
-            for sig in STOP_SIGNALS:
+            for sig in TERMINAL_SIGNALS:
                 if signal.getsignal(sig) is not signal.SIG_IGN:
                     self.old[sig] = signal.signal(sig, _unwind)
         return self
@@ -87,7 +85,7 @@ class StopSignalsUnwind:
 
 def _unwind(signum: int, frame: Any) -> None:
     """Signal handler: remember the signal, then unwind the command as a Ctrl-C does."""
-    _received.append(signum)
+    note_signal(signum)
     raise KeyboardInterrupt
 
 

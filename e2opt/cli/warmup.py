@@ -20,7 +20,10 @@ def registries() -> list[tuple[str, Callable[[], list[str]]]]:
 
     return [
         ("search.moves.MOVES", lambda: warm_moves(MOVES)),
-        ("construct.METHODS", lambda: warm_constructions(n for n in METHODS if n not in LEGACY)),  # aliases of dfs
+        (
+            "construct.METHODS",
+            lambda: warm_constructions(n for n in METHODS if n not in LEGACY),
+        ),  # aliases of dfs
         ("exact.solve.EXACT_METHODS", lambda: warm_methods(EXACT_METHODS)),
     ]
 

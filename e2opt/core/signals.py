@@ -31,6 +31,14 @@ class Interrupted:
 
 
 TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+RECEIVED: list[
+    int
+] = []  # the terminal signals this process caught, in order: a command's exit code (cli/exits)
+
+
+def note_signal(signum: int) -> None:
+    """Remember a caught terminal signal for the command's exit code (128 + N of the last one)."""
+    RECEIVED.append(signum)
 
 
 class StopSignals:
@@ -120,3 +128,16 @@ def ignore_terminal_signals() -> None:
     stop file after they answer), so a signal to the whole process group never kills a worker mid-round."""
     for sig in TERMINAL_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker now, with SIGHUP ignored (it inherits that). The tracker
+    ignores SIGINT and SIGTERM itself but dies of a hang-up to the process group; its successor would then
+    print a traceback for every name the workers unregister. Call before the first Queue or Event."""
+    from multiprocessing import resource_tracker
+
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.signal(signal.SIGHUP, old)

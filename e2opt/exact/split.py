@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import E2optError
-from ..core.signals import ignore_sigint
+from ..core.signals import TERMINAL_SIGNALS, ignore_terminal_signals, note_signal, start_resource_tracker
 from . import scan_kernel as k
 from .ledger import Ledger, search_key
 from .scan import Part, Walk, board_of, build_parts, next_chunk, order_name, shuffle
@@ -67,15 +67,11 @@ def _search(part: Part, depth: int, prefix: np.ndarray, keep: bool, stop, result
     return walk.exhausted, walk.nodes, walk.backtracks, walk.leaves
 
 
-STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-
-
 def _leave_signals_to_parent() -> None:
-    """Ignore SIGINT and SIGTERM (a terminal's Ctrl-C or a scheduler's kill reach the whole group),
-    then unblock them: the parent starts its workers with both blocked, so none is lost or kills one."""
-    ignore_sigint()
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    """Ignore SIGINT, SIGTERM and SIGHUP (a terminal's Ctrl-C or hang-up, a scheduler's kill reach the whole
+    group), then unblock them: the parent starts its workers with them blocked, so none is lost or kills one."""
+    ignore_terminal_signals()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, TERMINAL_SIGNALS)
 
 
 def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks, results, stop) -> None:
@@ -228,17 +224,23 @@ def run_split(
         ledger.start(depths, len(tasks_list))
         tally.save(ledger, run.cpu(), force=True)
     ctx = multiprocessing.get_context("spawn")
+    start_resource_tracker()
     tasks, results, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
     for task in tasks_list:
         if task[0] not in tally.done:
             tasks.put(task)
     for _ in range(workers):
         tasks.put(None)
-    asked: list[int] = []  # SIGINT/SIGTERM only note the request: no worker message is booked by half
-    old = {sig: signal.signal(sig, lambda signum, frame: asked.append(signum)) for sig in STOP_SIGNALS}
+    asked: list[int] = []  # a signal only notes the request: no worker message is booked by half
+
+    def note(signum: int, frame: object) -> None:
+        note_signal(signum)  # for the exit code, 128 + N
+        asked.append(signum)
+
+    old = {sig: signal.signal(sig, note) for sig in TERMINAL_SIGNALS}
     procs: list = []
     try:
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # the workers start with both blocked
+        signal.pthread_sigmask(signal.SIG_BLOCK, TERMINAL_SIGNALS)  # the workers start with them blocked
         try:
             for i in range(workers):
                 procs.append(
@@ -248,7 +250,7 @@ def run_split(
                 )
                 procs[-1].start()
         finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, TERMINAL_SIGNALS)
         try:
             _collect(run, tally, results, procs, len(tasks_list), ledger, keep, asked)
             stop.set()

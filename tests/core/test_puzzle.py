@@ -52,8 +52,6 @@ def test_rotation_convention_one_turn_maps_trbl_to_ltrb():
         assert tuple(puzzle.oriented[7, rot]) == rotate(puzzle.pieces[7], rot)
 
 
-
-
 @pytest.mark.parametrize("case, text, line, words", MALFORMED, ids=[m[0] for m in MALFORMED])
 def test_malformed_puzzle_error_names_file_and_line(tmp_path: Path, case, text, line, words):
     path = tmp_path / "bad.txt"

@@ -185,7 +185,9 @@ def test_best_stopped_by_ctrl_c_or_sigterm_exits_128_plus_n_with_what_it_found(t
         proc.kill()
     assert proc.returncode == 128 + sig, err  # the README's convention: 130 for Ctrl-C, 143 for SIGTERM
     last = out.splitlines()[-1]
-    assert last.startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ") and last.endswith("search incomplete")
+    assert last.startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ") and last.endswith(
+        "search incomplete"
+    )
     assert " found, no board scores more than " in last and "Traceback" not in err
     if phase == "cpsat":
         assert "best " in last and "no board scores more than 59/60" in last  # the DFS's proof is kept

@@ -188,14 +188,18 @@ def _subtrees_done(path) -> int:
 
 
 @pytest.mark.slow
-def test_sigterm_to_the_group_saves_the_checkpoint_and_exits_130(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_to_the_group_saves_the_checkpoint_and_exits_128_plus_n(tmp_path, sig):
+    """SIGTERM as a scheduler or `timeout` stops a job, SIGHUP as a closed terminal does: every process gets
+    it; the workers leave it to the parent, which saves and exits 128 + N."""
     path = tmp_path / "count.json"
     with checkpointed_count(path) as (proc, reported):
-        os.killpg(proc.pid, signal.SIGTERM)  # as a scheduler or `timeout` stops a job: every process
+        os.killpg(proc.pid, sig)
         out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    assert proc.returncode == 128 + sig, err
     assert (
-        out.splitlines()[-1].startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ") and "Traceback" not in err
+        out.splitlines()[-1].startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ")
+        and "Traceback" not in err
     )
     saved = json.loads(path.read_text())
     assert (
