@@ -4,6 +4,7 @@ variants, and a finished-looking run folder written by hand."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from conftest import TINY_BOARD, TINY_PUZZLE
@@ -100,3 +101,16 @@ def make_run(tmp_path: Path, events: list[dict], result: str | None) -> Path:
     if result is not None:
         (run_dir / "result.json").write_text(result)
     return run_dir
+
+
+def compiled_kernels() -> dict[str, int]:
+    """Signatures compiled so far of every numba kernel of the package (a warm-up test compares two counts)."""
+    from numba.core.registry import CPUDispatcher
+
+    return {
+        f"{name}.{key}": len(value.signatures)
+        for name, module in list(sys.modules.items())
+        if name.startswith("e2opt.")
+        for key, value in vars(module).items()
+        if isinstance(value, CPUDispatcher)
+    }

@@ -4,27 +4,14 @@ registry names them), and ``e2opt warm-up`` warms every entry of every registry 
 from __future__ import annotations
 
 import importlib
-import sys
 
 import pytest
+from helpers import compiled_kernels
 
 from e2opt.cli import warmup
 from e2opt.cli.main import main
 from e2opt.core.generate import generate
 from e2opt.exact.solve import EXACT_METHODS, options, solve, warm_methods
-
-
-def _compiled() -> dict[str, int]:
-    """Signatures compiled so far of every numba kernel of the package."""
-    from numba.core.registry import CPUDispatcher
-
-    return {
-        f"{name}.{key}": len(value.signatures)
-        for name, module in list(sys.modules.items())
-        if name.startswith("e2opt.")
-        for key, value in vars(module).items()
-        if isinstance(value, CPUDispatcher)
-    }
 
 
 def _compiled_kernels(module_name: str) -> int:
@@ -46,11 +33,11 @@ def test_after_the_warm_up_every_kernel_of_the_method_is_compiled_and_a_solve_co
     warm_methods([name])
     modules = [m for m in EXACT_METHODS[name].options.kernels if m != "e2opt.kernels.rng"]  # helpers only
     assert [m for m in modules if _compiled_kernels(m) == 0] == []
-    before = _compiled()
+    before = compiled_kernels()
     puzzle, _ = generate(5, 5, 3, 4, 7)
     flat = {"find_all": True, "keep_boards": False} if EXACT_METHODS[name].options.enumerates else {}
     solve(puzzle, options(name, time_limit_s=20, **flat), progress=None)
-    assert _compiled() == before
+    assert compiled_kernels() == before
 
 
 def test_warm_up_warms_every_entry_of_every_registry_and_names_each(monkeypatch, capsys):

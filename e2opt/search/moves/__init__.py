@@ -29,6 +29,7 @@ SEARCH = ("e2opt.search.kernels", "e2opt.kernels.rng")  # the loop's own kernels
 TSR = ("e2opt.search.moves.tsr_kernel",)
 REPAIR = ("e2opt.search.moves.repair_kernel",)
 CLIQUE = ("e2opt.clique.kernels", "e2opt.clique.pls")
+RNG = ("e2opt.kernels.rng",)  # the CP-SAT moves draw their windows with the search's random numbers
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,8 @@ MOVES: dict[str, MoveEntry] = {
         MoveOptions(shares="assignment", kernels=SEARCH),
     ),
     "tsr": MoveEntry(TsrMoveConfig, TsrMove, "swap and rotate around mismatched cells (numba)", MoveOptions(kernels=TSR)),
-    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)", MoveOptions()),
-    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)", MoveOptions()),
+    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)", MoveOptions(kernels=RNG)),
+    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)", MoveOptions(kernels=RNG)),
     "clique": MoveEntry(
         CliqueMoveConfig, CliqueMove, "paper 002's RO by max clique on a window, holes by CP-SAT", MoveOptions(kernels=CLIQUE),
     ),
