@@ -54,7 +54,8 @@ def test_every_run_option_reaches_the_run(tmp_path):
     assert result["seed"] == 7 and result["stop_reason"] == "max_wall_s (1.5 s)"
     assert 1.5 <= result["wall_s"] < 10
     stored = yaml.safe_load((run_dir / "config.yaml").read_text())
-    assert (stored["seed"], stored["name"], stored["search"]["holes"]) == (7, "trial", 3)
+    holes = stored["search"]["moves"]["assignment"]["holes"]  # stored in the new spelling of search.holes
+    assert (stored["seed"], stored["name"], holes) == (7, "trial", 3)
     assert stored["stop"]["max_wall_s"] == 1.5
     other = e2opt("run", config, "--seed", "8", "--max-runtime", "0.5", "--runs-dir", runs)
     assert other.returncode == 0 and "construction (random)" in other.stdout  # progress lines without --quiet

@@ -79,9 +79,9 @@ def test_expansion_is_grid_times_variants_times_seeds_with_the_right_overrides(t
     got = [
         (
             run.id,
-            run.config["search"]["holes"],
-            run.config["search"]["select"],
-            run.config["search"]["bias"],
+            run.config["search"]["moves"]["assignment"]["holes"],  # search.holes: an alias of this
+            run.config["search"]["moves"]["assignment"]["select"],
+            run.config["search"]["moves"]["assignment"]["bias"],
             run.config["search"]["plateau"],
             run.config["seed"],
         )
@@ -158,7 +158,8 @@ def test_command_line_set_and_seeds(tmp_path, base):
     path = sweep_file(tmp_path, seeds=5, set={"search.bias": 1.0}, grid={"search.holes": [2, 4]})
     sweep = load_sweep(path, ["search.bias=3", "stop.max_iterations=10"], "2,9")
     assert [run.id for run in sweep.runs] == ["holes=2_s2", "holes=4_s2", "holes=2_s9", "holes=4_s9"]
-    assert {(run.config["search"]["bias"], run.config["stop"]["max_iterations"]) for run in sweep.runs} == {
+    # search.bias is an alias of search.moves.assignment.bias
+    assert {(r.config["search"]["moves"]["assignment"]["bias"], r.config["stop"]["max_iterations"]) for r in sweep.runs} == {
         (3.0, 10)
     }
     assert sweep.overrides == ["--set search.bias=3", "--set stop.max_iterations=10", "--seeds 2,9"]
