@@ -148,8 +148,8 @@ def build_dfs(
     chosen = _chosen(puzzle, run, cfg, done)
     best, best_info, completed = None, {}, []
     for i, (key, partial) in enumerate(chosen):
-        if best is not None and stop is not None and stop():
-            break  # asked to stop: one completed board is what a construction must return
+        if best is not None and (best_info["score"] == puzzle.max_score or (stop is not None and stop())):
+            break  # a perfect board, or asked to stop: one completed board is what a construction must return
         share = None
         if deadline_s is not None:
             share = (deadline_s - (time.process_time() - began)) / (len(chosen) - i)

@@ -20,7 +20,7 @@ from ...core.puzzle import Puzzle
 from ...fill.order import FillOrder
 from ...fill.tables import build_tables
 from ...search.config import SearchConfig
-from ...search.stop import AnyOf, Clock, MaxCpuTime, Requested
+from ...search.stop import AnyOf, Clock, MaxCpuTime, Requested, TargetScore
 from ...search.tabu import TabuSearch
 from ..beam import run_beam
 from ..finish import fill_by_assignment, fill_by_cpsat, non_adjacent, placed_joins
@@ -145,9 +145,11 @@ def complete(
     if cpu_s is not None:
         repair_s = min(repair_s, cpu_s - (time.process_time() - start))
     info["repair_s"] = round(max(repair_s, 0.0), 3)
-    if repair_s > 0:
+    if repair_s > 0 and info["filled_score"] < puzzle.max_score:  # a perfect board needs no repair
         tabu = TabuSearch(puzzle, board, search or SearchConfig(), rng)
-        criteria = AnyOf(MaxCpuTime(repair_s), *([Requested(stop)] if stop is not None else []))
+        criteria = AnyOf(
+            MaxCpuTime(repair_s), TargetScore(puzzle.max_score), *([Requested(stop)] if stop is not None else [])
+        )
         result = tabu.run(criteria, Clock())
         if result.best_score > score(puzzle, board):
             board = result.best_board
