@@ -3,7 +3,6 @@ EXACT_METHODS (each line's flags, whether it enumerates, its role); ``--best`` i
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ..core.errors import E2optError
@@ -11,21 +10,6 @@ from . import exits
 from .command import Command, add_budgets
 
 ENUMERATE = ("--all", "--count")  # taken by the methods that enumerate perfect boards
-
-
-def _workers(text: str) -> int:
-    """``--workers``: a count, or ``auto``: as many one-thread searches as fit on the usable cores."""
-    if text == "auto":
-        from ..engine.pools import slots_for
-
-        return slots_for(1)
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: a number of processes or auto") from None
-
-
-PARSE = {"--workers": _workers}  # `auto` is the engine's one meaning of it (engine/pools.py)
 
 
 def _owners() -> dict[str, list[str]]:
@@ -74,7 +58,7 @@ class SolveCmd(Command):
             if flag.parse is None:
                 kind = {"action": "store_const", "const": flag.switch}
             else:
-                kind = {"type": PARSE.get(spelling, flag.parse), "metavar": flag.metavar}
+                kind = {"type": flag.parse, "metavar": flag.metavar}
             parser.add_argument(spelling, dest=flag.field, default=None, help=f"{who}: {flag.help}", **kind)
         add_budgets(
             parser, cpu="CPU seconds before giving up (--time-limit: older)", old={"cpu": "--time-limit"}

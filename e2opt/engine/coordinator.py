@@ -43,7 +43,7 @@ def worker_count(cfg: RunConfig, executor: str = "local") -> int:
         return int(cfg.run.workers)
     if executor == TASK:
         return 1
-    from .pools import slots_for
+    from ..core.cores import slots_for
 
     return slots_for(threads_used(cfg.construct))
 

@@ -4,11 +4,13 @@ The shared part (what to find, the limit, the seed, symmetry, output) is ``Solve
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from typing import Any
 
 from ..config.registry import Flag
 from ..config.schema import process_count_problem
+from ..core.cores import slots_for
 from ..core.errors import E2optError
 from .model import VALUE_ORDERS
 
@@ -48,8 +50,12 @@ class ScanSettings(DepthFirstSettings):
 
     restarts: int = 0
     restart_nodes: int = 100_000
-    workers: int = 1
+    workers: int = 1  # or "auto" (resolved here: as many one-thread searches as fit on the usable cores)
     checkpoint: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.workers == "auto":
+            object.__setattr__(self, "workers", slots_for(1))
 
     def check(self, method: str, orders: tuple[str, ...], shared: Any) -> None:
         super().check(method, orders, shared)
@@ -57,8 +63,10 @@ class ScanSettings(DepthFirstSettings):
             raise E2optError(f"--value-order {self.value_order}: scan takes min or random")
         if self.restarts < 0 or self.restart_nodes <= 0:
             raise E2optError("--restarts must be >= 0 and --restart-nodes positive")
-        if process_count_problem(self.workers) or (self.workers > 1 and self.restarts):
-            raise E2optError(f"--workers {self.workers}: a count >= 1; more than 1 without --restarts")
+        if not isinstance(self.workers, int) or process_count_problem(self.workers):
+            raise E2optError(f"--workers {self.workers}: a number of processes >= 1, or auto")
+        if self.workers > 1 and self.restarts:
+            raise E2optError(f"--workers {self.workers}: more than 1 without --restarts")
         if self.checkpoint and (self.restarts or (shared.find_all and shared.keep_boards)):
             raise E2optError(
                 "--checkpoint needs --method scan without --restarts, and --count without -o or a "
@@ -66,6 +74,16 @@ class ScanSettings(DepthFirstSettings):
             )
         if self.restarts and (shared.find_all or self.value_order != "random"):
             raise E2optError("--restarts needs --value-order random and a first-solution search")
+
+
+def process_count(text: str) -> int | str:
+    """``--workers``: a count, or ``auto`` (ScanSettings resolves it); anything else is refused with one line."""
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of processes or auto") from None
 
 
 ORDER = Flag("--order", "order", "variable order (the method's orders: see --method; its default first)")
@@ -90,7 +108,7 @@ SCAN = (
         "--workers",
         "workers",
         "processes sharing the search tree, or auto (the usable cores; default 1)",
-        parse=int,
+        parse=process_count,
         metavar="N",
     ),
     Flag(

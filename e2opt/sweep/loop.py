@@ -12,8 +12,9 @@ from typing import Any, TextIO
 
 from ..config.schema import build
 from ..construct import ConstructConfig, threads_used
+from ..core.cores import slots_for
 from ..core.signals import Interrupted, StopSignals
-from ..engine.pools import make_pool, slots_for
+from ..engine.pools import make_pool
 from ..engine.progress import format_clock
 from ..engine.runfolder import is_finished
 from .folder import STOP_FILE, SweepLock

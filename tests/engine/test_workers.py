@@ -160,7 +160,7 @@ def test_a_stagnated_worker_restarts_from_a_fresh_construction(tmp_path):
 
 
 def test_auto_workers_divide_the_cores_by_the_construction_threads(tmp_path, monkeypatch):
-    monkeypatch.setattr("e2opt.engine.pools.usable_cores", lambda: 8)
+    monkeypatch.setattr("e2opt.core.cores.usable_cores", lambda: 8)
     cfg = load_config(config_file(tmp_path, run={"workers": "auto"}))
     assert coordinator.worker_count(cfg) == 8
     cpsat = load_config(
