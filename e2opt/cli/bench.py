@@ -12,6 +12,10 @@ class BenchCmd(Command):
     help = "benchmarks: search throughput and quality, construction score and rate, per CPU budget"
 
     def add_arguments(self, parser):
+        from ..exact.solve import EXACT_METHODS
+
+        # the methods `bench exact` compares: those that enumerate perfect boards along variable orders
+        enumerating = [name for name, entry in EXACT_METHODS.items() if entry.options.enumerates and entry.orders]
         sub = parser.add_subparsers(dest="bench", required=True, metavar="KIND")
         speed = sub.add_parser("throughput", help="moves per CPU second for several hole counts")
         speed.add_argument("--instance", help="puzzle file (default: instances/eternity2.txt)")
@@ -50,7 +54,13 @@ class BenchCmd(Command):
             "exact", help="exact search: nodes, backtracks, CPU s per method and order (paper 004)"
         )
         exact.add_argument("puzzles", nargs="+", metavar="PUZZLE")
-        exact.add_argument("--methods", nargs="+", default=["dfs", "colorpairs"])
+        exact.add_argument(
+            "--methods",
+            nargs="+",
+            default=["dfs", "colorpairs"],
+            choices=enumerating,
+            help="methods that enumerate perfect boards along variable orders (default dfs colorpairs)",
+        )
         exact.add_argument("--orders", nargs="+", default=["row", "spiral", "mindomain", "mingap"])
         exact.add_argument("--values", nargs="+", default=["min", "max", "mid"], help="value orders")
         exact.add_argument(

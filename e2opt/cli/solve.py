@@ -3,11 +3,17 @@ EXACT_METHODS (each line's flags, whether it enumerates, its role); ``--best`` i
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import E2optError
 from . import exits
 from .command import Command, add_budgets
+
+if TYPE_CHECKING:
+    from ..config.registry import Flag
+    from ..exact.solve import ExactMethod
 
 ENUMERATE = ("--all", "--count")  # taken by the methods that enumerate perfect boards
 
@@ -26,7 +32,7 @@ def _owners() -> dict[str, list[str]]:
     return owners
 
 
-def _flags():
+def _flags() -> dict[str, Flag]:
     """Every method-owned flag once, by spelling (a flag several methods take is one object)."""
     from ..exact.solve import EXACT_METHODS
 
@@ -108,7 +114,7 @@ class SolveCmd(Command):
         return exits.answer_code(result.stopped, result.answered)  # no perfect board is a negative answer
 
     @staticmethod
-    def _owned(args, name: str, entry) -> dict:
+    def _owned(args: argparse.Namespace, name: str, entry: ExactMethod) -> dict[str, Any]:
         """The method's settings the command line gives; E2optError (the one rule) on a method-owned option that
         the chosen method does not take: one line naming them, the method, and what each goes with."""
         from ..config.registry import refusal

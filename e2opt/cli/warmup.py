@@ -3,6 +3,7 @@ first run or solve after an install does not pay for it (each warms what it uses
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 
@@ -18,21 +19,21 @@ def registries() -> list[tuple[str, Callable[[], list[str]]]]:
     from ..search.moves import MOVES
     from ..search.warm import warm_moves
 
+    constructions = [name for name in METHODS if name not in LEGACY]  # the old sections are aliases of dfs
     return [
         ("search.moves.MOVES", lambda: warm_moves(MOVES)),
-        (
-            "construct.METHODS",
-            lambda: warm_constructions(n for n in METHODS if n not in LEGACY),
-        ),  # aliases of dfs
+        ("construct.METHODS", lambda: warm_constructions(constructions)),
         ("exact.solve.EXACT_METHODS", lambda: warm_methods(EXACT_METHODS)),
     ]
 
 
 class WarmUpCmd(Command):
+    """Warm every registry in turn and say how long each took (one line per registry)."""
+
     name = "warm-up"
     help = "compile every numba kernel of every registry entry into numba's cache (once, after installing)"
 
-    def run(self, args):
+    def run(self, args: argparse.Namespace) -> int:
         for label, warm in registries():
             start = time.perf_counter()
             names = warm()
