@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from collections.abc import Callable
@@ -21,6 +22,10 @@ E2_BOARD = str(INST / "boards" / "eternity2_470_Joshua_Blackwood_470.board")
 SET1_3 = str(INST / "brendan_set1" / "set1_03x03.txt")
 SET1_4 = str(INST / "brendan_set1" / "set1_04x04.txt")
 CONFIG = str(ROOT / "config" / "eternity2.yaml")
+PLACES = {
+    "python": sys.executable, "root": str(ROOT), "instances": str(INST), "e2": E2, "e2_board": E2_BOARD,
+    "set1_3": SET1_3, "set1_4": SET1_4, "set2_3": str(INST / "brendan_set2" / "set2_03x03.txt"), "config": CONFIG,
+}  # fmt: skip
 
 
 def jsonl(path: Path) -> list[dict]:
@@ -143,279 +148,36 @@ def runs_folder(tmp: Path) -> None:
     (tmp / "runs").mkdir()
 
 
-# script -> (arguments, env additions, preparation, check); {tmp} is tmp_path; several entries per script allowed
-Entry = tuple[str, list[str], dict[str, str], Callable[[Path], None] | None, Callable[[Path, str], None]]
+# script -> (arguments as shell words, env additions, preparation, check); several entries per script allowed;
+# {tmp} is tmp_path, the other {names} are PLACES (paths with spaces stay one word)
+Entry = tuple[str, str, dict[str, str], Callable[[Path], None] | None, Callable[[Path, str], None]]
 SMOKE: list[Entry] = [
-    ("bad_inputs.py", ["--cases", "2", "--out", "{tmp}/bad.md"], {}, None, check_bad_inputs),
-    (
-        "clique_bench.py",
-        [
-            "--puzzles",
-            str(INST / "brendan_set2" / "set2_03x03.txt"),
-            "--seeds",
-            "1",
-            "--qs",
-            "1000",
-            "2000",
-            "--min-cap",
-            "0.2",
-            "--out",
-            "{tmp}/c.jsonl",
-        ],
-        {},
-        None,
-        check_clique,
-    ),
-    (
-        "clique_move_bench.py",
-        [E2, E2_BOARD, "--windows", "1", "--size", "4", "4", "--qs", "1000", "--out", "{tmp}/cm.jsonl"],
-        {},
-        None,
-        check_clique_move,
-    ),
-    (
-        "clique_6x6.sh",
-        [],
-        {"PUZZLES": SET1_4, "SEEDS": "1", "SELECTIONS": "1e4"},
-        None,
-        check_table_line("seed 1: clique 16/16"),
-    ),
-    (
-        "cpsat_bench.py",
-        [
-            "--instance",
-            SET1_4,
-            "--relaxed",
-            "0",
-            "--seeds",
-            "1",
-            "--set",
-            "time_limit_s=2",
-            "--out",
-            "{tmp}/cs.jsonl",
-        ],
-        {},
-        None,
-        check_cpsat,
-    ),
-    (
-        "cpsat_memory.py",
-        ["--sizes", "4", "--limit", "0.5", "--out", "{tmp}/mem.md"],
-        {},
-        None,
-        check_cpsat_memory,
-    ),
-    (
-        "dfs_bench.py",
-        [
-            SET1_4,
-            "--seeds",
-            "1",
-            "--dfs-s",
-            "0.2",
-            "--total-s",
-            "1",
-            "--out",
-            "{tmp}/d.jsonl",
-            "--boards",
-            "{tmp}/boards",
-        ],
-        {},
-        None,
-        check_dfs,
-    ),
-    ("dfs_pipeline.sh", ["1", "1", SET1_4], {"BOARDS": "{tmp}/boards"}, None, check_dfs_pipeline),
-    ("dfs_rate.py", ["1", "--placements", "1e5"], {}, None, check_table_line("seed 1: 100,000 placements")),
-    (
-        "engine_bench.py",
-        [str(ROOT), "--reps", "1", "--kernel-cpu-s", "0.1", "--figures", "kernel"],
-        {},
-        None,
-        check_engine,
-    ),
-    (
-        "exact_bench.py",
-        ["count", "--instances", "set1_03x03", "--limit", "5", "--out", "{tmp}/ex.jsonl"],
-        {},
-        None,
-        check_exact_count,
-    ),
-    (
-        "exact_bench.py",
-        [
-            "brendan",
-            "--instances",
-            "set1_03x03",
-            "--limit",
-            "5",
-            "--cpsat-limit",
-            "5",
-            "--out",
-            "{tmp}/exb.jsonl",
-        ],
-        {},
-        None,
-        check_exact_brendan,
-    ),
-    (
-        "exact_bench.py",
-        [
-            "best",
-            "--sizes",
-            "4",
-            "--seeds",
-            "0",
-            "--recolour",
-            "1",
-            "--limit",
-            "5",
-            "--out",
-            "{tmp}/best.jsonl",
-        ],
-        {},
-        None,
-        check_exact_best,
-    ),
-    (
-        "exact_estimate.py",
-        [SET1_4],
-        {},
-        None,
-        check_table_line("| set1_04x04 | 3.7 | 3.7 | 3.9 | 3.9 | 0.4 |"),
-    ),
-    (
-        "formats_bench.py",
-        ["--repeats", "1"],
-        {},
-        None,
-        check_table_line("| official-set check and numbering"),
-    ),
-    (
-        "moves_bench.py",
-        ["tsr", "--instance", E2, "--board", E2_BOARD, "--cpu-s", "0.05"],
-        {},
-        None,
-        check_table_line("score 470 -> 470"),
-    ),
-    (
-        "moves_bench.py",
-        ["region", "--instance", E2, "--board", E2_BOARD, "--sizes", "4", "--calls", "2"],
-        {},
-        None,
-        check_table_line("4x4: 2 calls, improved 0 (0%)"),
-    ),
-    (
-        "moves_bench.py",
-        ["mix", "--config", CONFIG, "--cpu-s", "0.2", "--at", "--seeds", "1", "--variants", "today"],
-        {},
-        None,
-        check_table_line("today: median 0.2s "),
-    ),
-    ("mutation_counts.py", ["{tmp}/mut"], {}, mutants, check_mutation),
-    (
-        "pipeline_bench.py",
-        [
-            "--cpu-s",
-            "1",
-            "--seeds",
-            "1",
-            "--variants",
-            "pipeline",
-            "--puzzle",
-            SET1_4,
-            "--out",
-            "{tmp}/pb.json",
-            "--keep",
-            "{tmp}/runs",
-        ],
-        {},
-        None,
-        check_pipeline,
-    ),
-    (
-        "regions_bench.py",
-        [
-            str(ROOT / "config" / "eternity2_regions.yaml"),
-            "--seeds",
-            "1",
-            "--label",
-            "smoke",
-            "--set",
-            f"instance={SET1_4}",
-            "--out",
-            "{tmp}/reg.jsonl",
-        ],
-        {},
-        None,
-        check_regions,
-    ),
-    (
-        "repair_bench.py",
-        [
-            "--boards",
-            E2_BOARD,
-            "--config",
-            CONFIG,
-            "--cpu-s",
-            "0.1",
-            "--variants",
-            "default",
-            "--out",
-            "{tmp}/rep.jsonl",
-        ],
-        {},
-        None,
-        check_repair,
-    ),
-    (
-        "repair_bench.py",
-        ["--probe", "--boards", E2_BOARD, "--config", CONFIG, "--cpu-s", "0.02"],
-        {},
-        None,
-        check_table_line("| repair_window | "),
-    ),
-    (
-        "rss_probe.py",
-        [
-            "--every",
-            "0.1",
-            "--settle",
-            "0",
-            "--out",
-            "{tmp}/rss.csv",
-            "--",
-            sys.executable,
-            "-c",
-            "import time; time.sleep(0.3)",
-        ],
-        {},
-        None,
-        check_rss,
-    ),
-    (
-        "workers_kill.py",
-        [
-            "--kills",
-            "1",
-            "--runtime",
-            "3",
-            "--runs-dir",
-            "{tmp}/runs",
-            "{tmp}/wk.jsonl",
-            "--",
-            CONFIG,
-            "--workers",
-            "2",
-            "--set",
-            f"instance={SET1_4}",
-            "--set",
-            "output.plots=false",
-        ],
-        {},
-        runs_folder,
-        check_workers_kill,
-    ),
-]
+    ("bad_inputs.py", "--cases 2 --out {tmp}/bad.md", {}, None, check_bad_inputs),
+    ("clique_bench.py", "--puzzles {set2_3} --seeds 1 --qs 1000 2000 --min-cap 0.2 --out {tmp}/c.jsonl", {}, None, check_clique),
+    ("clique_move_bench.py", "{e2} {e2_board} --windows 1 --size 4 4 --qs 1000 --out {tmp}/cm.jsonl", {}, None, check_clique_move),
+    ("clique_6x6.sh", "", {"PUZZLES": "{set1_4}", "SEEDS": "1", "SELECTIONS": "1e4"}, None, check_table_line("seed 1: clique 16/16")),
+    ("cpsat_bench.py", "--instance {set1_4} --relaxed 0 --seeds 1 --set time_limit_s=2 --out {tmp}/cs.jsonl", {}, None, check_cpsat),
+    ("cpsat_memory.py", "--sizes 4 --limit 0.5 --out {tmp}/mem.md", {}, None, check_cpsat_memory),
+    ("dfs_bench.py", "{set1_4} --seeds 1 --dfs-s 0.2 --total-s 1 --out {tmp}/d.jsonl --boards {tmp}/boards", {}, None, check_dfs),
+    ("dfs_pipeline.sh", "1 1 {set1_4}", {"BOARDS": "{tmp}/boards"}, None, check_dfs_pipeline),
+    ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
+    ("engine_bench.py", "{root} --reps 1 --kernel-cpu-s 0.1 --figures kernel", {}, None, check_engine),
+    ("exact_bench.py", "count --instances set1_03x03 --limit 5 --out {tmp}/ex.jsonl", {}, None, check_exact_count),
+    ("exact_bench.py", "brendan --instances set1_03x03 --limit 5 --cpsat-limit 5 --out {tmp}/exb.jsonl", {}, None, check_exact_brendan),
+    ("exact_bench.py", "best --sizes 4 --seeds 0 --recolour 1 --limit 5 --out {tmp}/best.jsonl", {}, None, check_exact_best),
+    ("exact_estimate.py", "{set1_4}", {}, None, check_table_line("| set1_04x04 | 3.7 | 3.7 | 3.9 | 3.9 | 0.4 |")),
+    ("formats_bench.py", "--repeats 1", {}, None, check_table_line("| official-set check and numbering")),
+    ("moves_bench.py", "tsr --instance {e2} --board {e2_board} --cpu-s 0.05", {}, None, check_table_line("score 470 -> 470")),
+    ("moves_bench.py", "region --instance {e2} --board {e2_board} --sizes 4 --calls 2", {}, None, check_table_line("4x4: 2 calls, improved 0 (0%)")),
+    ("moves_bench.py", "mix --config {config} --cpu-s 0.2 --at --seeds 1 --variants today", {}, None, check_table_line("today: median 0.2s ")),
+    ("mutation_counts.py", "{tmp}/mut", {}, mutants, check_mutation),
+    ("pipeline_bench.py", "--cpu-s 1 --seeds 1 --variants pipeline --puzzle {set1_4} --out {tmp}/pb.json --keep {tmp}/runs", {}, None, check_pipeline),
+    ("regions_bench.py", "{root}/config/eternity2_regions.yaml --seeds 1 --label smoke --set instance={set1_4} --out {tmp}/reg.jsonl", {}, None, check_regions),
+    ("repair_bench.py", "--boards {e2_board} --config {config} --cpu-s 0.1 --variants default --out {tmp}/rep.jsonl", {}, None, check_repair),
+    ("repair_bench.py", "--probe --boards {e2_board} --config {config} --cpu-s 0.02", {}, None, check_table_line("| repair_window | ")),
+    ("rss_probe.py", "--every 0.1 --settle 0 --out {tmp}/rss.csv -- {python} -c 'import time; time.sleep(0.3)'", {}, None, check_rss),
+    ("workers_kill.py", "--kills 1 --runtime 3 --runs-dir {tmp}/runs {tmp}/wk.jsonl -- {config} --workers 2 --set instance={set1_4} --set output.plots=false", {}, runs_folder, check_workers_kill),
+]  # fmt: skip
 
 
 def test_every_script_has_a_smoke_run() -> None:
@@ -426,16 +188,17 @@ def test_every_script_has_a_smoke_run() -> None:
 @pytest.mark.parametrize(
     ("script", "args", "env", "prepare", "check"),
     SMOKE,
-    ids=[f"{e[0]}-{e[1][0] if e[1] else ''}" for e in SMOKE],
+    ids=[f"{e[0]}-{e[1].split()[0] if e[1] else ''}" for e in SMOKE],
 )
-def test_smoke(tmp_path: Path, script: str, args: list[str], env: dict[str, str], prepare, check) -> None:
+def test_smoke(tmp_path: Path, script: str, args: str, env: dict[str, str], prepare, check) -> None:
     """The script exits 0 from an empty folder and writes what it promises; nothing lands in the repository."""
     if prepare:
         prepare(tmp_path)
     path = BENCH / script
     command = ["bash" if script.endswith(".sh") else sys.executable, str(path)]
-    command += [a.replace("{tmp}", str(tmp_path)) for a in args]
-    extra = {k: v.replace("{tmp}", str(tmp_path)) for k, v in env.items()}
+    places = {**PLACES, "tmp": str(tmp_path)}
+    command += [word.format(**places) for word in shlex.split(args)]
+    extra = {k: v.format(**places) for k, v in env.items()}
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHON": sys.executable, **extra}
     before = subprocess.run(
         ["git", "status", "--porcelain", "benchmarks"], cwd=ROOT, capture_output=True, text=True
