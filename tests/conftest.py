@@ -9,6 +9,12 @@ from pathlib import Path
 
 import pytest
 
+# The tests stand for a terminal's job: when they run as a background job (SIGINT ignored, as a shell starts
+# `cmd &`), Ctrl-C is given back to this process, since e2opt keeps a signal left ignored (tests that send
+# SIGINT to a sweep running in this process need it)
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 ROOT = Path(__file__).resolve().parents[1]
 INSTANCES = ROOT / "instances"
 BOARDS = INSTANCES / "boards"
@@ -60,13 +66,15 @@ def tiny(tmp_path: Path) -> tuple[Path, Path]:
     return puzzle, board
 
 
-def _default_sigint() -> None:
-    """In the child: Ctrl-C as in a terminal, even when the tests run with SIGINT ignored (a background job)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def default_signals() -> None:
+    """In a child (``preexec_fn``): Ctrl-C, SIGTERM and a hang-up as in a terminal, even when the tests run
+    with them ignored (a background job ignores SIGINT, nohup SIGHUP): e2opt keeps a signal left ignored."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def solve_process(*args: str, group: bool = False) -> subprocess.Popen:
-    """``e2opt solve ARGS`` running in the background (stdout and stderr piped), SIGINT at its default;
+    """``e2opt solve ARGS`` running in the background (stdout and stderr piped), signals at their defaults;
     ``group``: in its own process group, as a terminal job, so a signal can reach it and its workers."""
     return subprocess.Popen(
         [sys.executable, "-m", "e2opt", "solve", *map(str, args)],
@@ -75,5 +83,5 @@ def solve_process(*args: str, group: bool = False) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=group,
-        preexec_fn=_default_sigint,
+        preexec_fn=default_signals,
     )

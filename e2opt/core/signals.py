@@ -42,7 +42,8 @@ def note_signal(signum: int) -> None:
 
 
 class StopSignals:
-    """First SIGINT/SIGTERM/SIGHUP: stop after the current move; second SIGINT: stop at once."""
+    """First SIGINT/SIGTERM/SIGHUP: stop after the current move; second SIGINT: stop at once. A signal the
+    shell left ignored stays ignored: `nohup e2opt run ...` goes on when its terminal closes."""
 
     def __init__(self, interrupted: Interrupted):
         self.interrupted = interrupted
@@ -56,7 +57,8 @@ class StopSignals:
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
             for sig in TERMINAL_SIGNALS:
-                self.old[sig] = signal.signal(sig, self._handle)
+                if signal.getsignal(sig) is not signal.SIG_IGN:  # nohup, a background job: stays ignored
+                    self.old[sig] = signal.signal(sig, self._handle)
         return self
 
     def __exit__(self, *exc):

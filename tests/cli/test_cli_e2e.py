@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import INSTANCES, SET1, e2opt
+from conftest import INSTANCES, SET1, default_signals, e2opt
 
 from e2opt.core.errors import E2optError
 from e2opt.engine import runfolder as run_module
@@ -138,7 +138,7 @@ def test_sweep_exit_code_130_on_ctrl_c(tmp_path):
     spec = sweep_spec(tmp_path)
     proc = subprocess.Popen(
         [sys.executable, "-m", "e2opt", "sweep", str(spec), "--runs-dir", str(tmp_path / "sweeps")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals,
     )  # fmt: skip
     deadline = time.time() + 120
     while not list((tmp_path / "sweeps").glob("*/s1/checkpoint")):

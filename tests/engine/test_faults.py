@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, TINY_BOARD, TINY_PUZZLE, e2opt
+from conftest import ROOT, TINY_BOARD, TINY_PUZZLE, default_signals, e2opt
 
 from e2opt.cli.exits import stop_code
 from e2opt.cli.main import main
@@ -72,6 +72,7 @@ def start(args: list, tmp_path: Path, stdout=None) -> subprocess.Popen:
         stdout=stdout if stdout is not None else open(tmp_path / "out.txt", "w"),
         stderr=open(tmp_path / "err.txt", "w"),
         start_new_session=True,
+        preexec_fn=default_signals,
     )
 
 
@@ -167,6 +168,29 @@ def test_hangup_and_sigterm_end_the_run_after_saving_with_128_plus_the_signal(tm
         proc.send_signal(sig)
     assert proc.wait(60) == 128 + sig
     assert_kept_everything(run_dir, hard, signal.Signals(sig).name)
+
+
+def _ignore_hangup() -> None:
+    """In the child: signals at their defaults, then SIGHUP ignored, as `nohup` starts a command."""
+    default_signals()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_a_run_started_under_nohup_goes_on_after_a_hangup_and_stops_on_sigterm(tmp_path, hard):
+    """A signal the shell left ignored stays ignored (README "Command line"): the night goes on when the
+    terminal that started `nohup e2opt run ...` closes; SIGTERM still ends it after saving."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "run", write_config(tmp_path, hard)], cwd=tmp_path, env=ENV,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        preexec_fn=_ignore_hangup,
+    )  # fmt: skip
+    run_dir = wait_searching(tmp_path / "runs", proc)
+    os.killpg(proc.pid, signal.SIGHUP)  # the terminal closes: its whole session is hung up
+    time.sleep(2.0)
+    assert proc.poll() is None and not (run_dir / "result.json").exists()  # every process still at work
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(60) == 128 + signal.SIGTERM
+    assert_kept_everything(run_dir, hard, "SIGTERM")
 
 
 def test_a_closed_stdout_never_stops_the_run_nor_changes_its_exit_code(tmp_path, hard):

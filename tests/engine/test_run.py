@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from conftest import default_signals
 
 from e2opt.core import fsutil
 from e2opt.core.board import random_board, score
@@ -224,7 +225,7 @@ def _start_run(config: Path, runs: Path) -> tuple[subprocess.Popen, Path]:
     """``e2opt run CONFIG --quiet`` in a subprocess, and its run folder once it exists."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "e2opt", "run", str(config), "--quiet"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals,
     )  # fmt: skip
     _wait_for(runs)
     end = time.time() + 120
