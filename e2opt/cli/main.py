@@ -310,7 +310,10 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``chosen`` only that command's options: some commands' options come
+    from registries that import numba, scipy and OR-Tools (``solve --method``), and ``e2opt verify`` should
+    not pay for them."""
     parser = _Parser(
         prog="e2opt", description="Eternity II and edge-matching puzzles: CP-SAT + VLNS tabu search."
     )
@@ -318,14 +321,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for cmd in COMMANDS:
         p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
-        cmd.add_arguments(p)
+        if chosen in (None, cmd.name):
+            cmd.add_arguments(p)
         p.set_defaults(cmd=cmd)
     return parser
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line, or exit 2 with one line; an unknown option is named with its subcommand."""
-    args, unknown = build_parser().parse_known_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    names = {cmd.name for cmd in COMMANDS}
+    chosen = next((word for word in words if word in names), "")  # the first command name: the command
+    args, unknown = build_parser(chosen).parse_known_args(argv)
     if unknown:
         args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return args

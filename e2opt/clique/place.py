@@ -16,7 +16,6 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.puzzle import Puzzle
-from ..cpsat.region_model import solve_region
 from .graph import CliqueGraph
 
 
@@ -42,8 +41,14 @@ class Filled:
 
 
 def fill(
-    puzzle: Puzzle, graph: CliqueGraph, nodes: np.ndarray, board: Board, *, time_limit_s: float = 10.0,
-    seed: int = 0, deterministic_time: float | None = None,
+    puzzle: Puzzle,
+    graph: CliqueGraph,
+    nodes: np.ndarray,
+    board: Board,
+    *,
+    time_limit_s: float = 10.0,
+    seed: int = 0,
+    deterministic_time: float | None = None,
 ) -> Filled:
     """Place clique ``nodes`` on the region of ``graph``, fill its holes from the unused pieces against
     ``board`` (read only; its region cells are ignored)."""
@@ -62,9 +67,17 @@ def fill(
     flat_rot[graph.cells] = rot
     spare = np.setdiff1d(graph.pieces, graph.piece[nodes])
     hole_cells = graph.cells[holes]
+    from ..cpsat.region_model import solve_region  # ortools loads only when a clique leaves holes
+
     sol = solve_region(
-        puzzle, work, hole_cells, pieces=spare, time_limit_s=time_limit_s, seed=seed,
-        deterministic_time=deterministic_time, hint=False,
+        puzzle,
+        work,
+        hole_cells,
+        pieces=spare,
+        time_limit_s=time_limit_s,
+        seed=seed,
+        deterministic_time=deterministic_time,
+        hint=False,
     )
     if sol.status in ("optimal", "feasible"):
         piece[holes], rot[holes] = sol.piece, sol.rot
@@ -97,4 +110,3 @@ def board_of(puzzle: Puzzle, graph: CliqueGraph, filled: Filled, board: Board) -
     out.piece.reshape(-1)[graph.cells] = filled.piece
     out.rot.reshape(-1)[graph.cells] = filled.rot
     return out
-

@@ -11,9 +11,10 @@ import os
 import shutil
 import sys
 import threading
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .config import RunConfig
+if TYPE_CHECKING:
+    from .config import RunConfig
 
 UP_TO_LINE_START = "\x1b[{}F"  # ANSI: cursor up N lines, to their first column
 CLEAR_LINE_END, CLEAR_BELOW = "\x1b[K", "\x1b[J"
