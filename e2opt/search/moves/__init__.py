@@ -41,6 +41,8 @@ class MoveOptions:
         None  # runs with that move's settings (its own section gives weight and cost_ms only)
     )
     kernels: tuple[str, ...] = ()  # modules of the numba kernels it runs (compiled by the warm-up)
+    warm: tuple[tuple[str, Any], ...] = ()  # its settings in the warm-up: the same kernels at the least cost
+    # (a CP-SAT move's smallest window: 24 CP-SAT calls of its default window took 5 CPU s per process)
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,11 @@ MOVES: dict[str, MoveEntry] = {
         MoveOptions(shares="assignment", kernels=SEARCH),
     ),
     "tsr": MoveEntry(TsrMoveConfig, TsrMove, "swap and rotate around mismatched cells (numba)", MoveOptions(kernels=TSR)),
-    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)", MoveOptions(kernels=RNG)),
-    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)", MoveOptions(kernels=RNG)),
+    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)", MoveOptions(kernels=RNG, warm=(("sizes", (2,)),))),
+    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)", MoveOptions(kernels=RNG, warm=(("stretch", 2),))),
     "clique": MoveEntry(
-        CliqueMoveConfig, CliqueMove, "paper 002's RO by max clique on a window, holes by CP-SAT", MoveOptions(kernels=CLIQUE),
+        CliqueMoveConfig, CliqueMove, "paper 002's RO by max clique on a window, holes by CP-SAT",
+        MoveOptions(kernels=CLIQUE, warm=(("width", 3), ("height", 3), ("selections", 1000))),
     ),
     "repair_window": MoveEntry(
         WindowRepairConfig, WindowRepairMove, "destroy a random window, repair by annealing (ALNS)", MoveOptions(kernels=REPAIR),
