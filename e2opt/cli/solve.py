@@ -80,6 +80,12 @@ class SolveCmd(Command):
             help="CP-SAT's and the clique heuristic's seed; shuffles values with --value-order random",
         )
         parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+        parser.add_argument(
+            "--progress-every-s",
+            type=float,
+            metavar="S",
+            help="CPU seconds between progress lines (default 5)",
+        )
 
     def run(self, args):
         from ..core.board import format_board
@@ -103,6 +109,8 @@ class SolveCmd(Command):
             args.seed,
             keep_boards=bool(args.output) or not find_all or args.all,
         )
+        if args.progress_every_s is not None:
+            opts.progress_every_s = args.progress_every_s
         writer = BoardWriter(args.output, puzzle.name) if args.output else None
         result = solve(puzzle, opts, writer, None if args.quiet else sys.stderr)
         if not writer:

@@ -58,6 +58,7 @@ def run_heuristic(
     time_limit_s: float | None = None,
     marks: tuple[int, ...] = (),
     progress: TextIO | None = None,
+    progress_every_s: float = 5.0,
     adj: np.ndarray | None = None,
 ) -> CliqueRun:
     """GLP on ``graph`` for ``selections`` (a snapshot at each of ``marks`` too), stopping early at a
@@ -67,7 +68,7 @@ def run_heuristic(
     search = CliqueSearch(adj, seed)
     run = CliqueRun(graph, time.process_time() - start)
     stops = sorted({int(m) for m in marks if 0 < m < selections} | {int(selections)})
-    next_line = 5.0
+    next_line = progress_every_s
     try:
         for stop in stops:
             while search.selections < stop and search.best_size < graph.target:
@@ -77,7 +78,7 @@ def run_heuristic(
                     run.stopped = "time limit"
                     break
                 if progress is not None and cpu >= next_line:
-                    next_line = cpu + 5.0
+                    next_line = cpu + progress_every_s
                     print(
                         f"solve: {cpu:.0f} s CPU, {search.selections:.3g} selections, best clique "
                         f"{search.best_size}/{graph.target}",
@@ -156,6 +157,7 @@ def solve_clique(
     time_limit_s: float | None = None,
     symmetry: bool = True,
     progress: TextIO | None = None,
+    progress_every_s: float = 5.0,
 ) -> CliqueSolveResult:
     """Best board the clique heuristic finds on the whole puzzle (module docstring)."""
     if selections < 1:
@@ -164,7 +166,14 @@ def solve_clique(
         raise E2optError(f"--max-cpu-s {time_limit_s}: must be a positive number of seconds")
     start = time.process_time()
     graph = puzzle_graph(puzzle, symmetry)
-    run = run_heuristic(graph, selections, seed, time_limit_s=time_limit_s, progress=progress)
+    run = run_heuristic(
+        graph,
+        selections,
+        seed,
+        time_limit_s=time_limit_s,
+        progress=progress,
+        progress_every_s=progress_every_s,
+    )
     board, joins, _ = board_from_clique(puzzle, graph, run.last.nodes, seed=seed)
     return CliqueSolveResult(
         board,
@@ -206,9 +215,12 @@ def run_clique(
     symmetry: bool,
     on_board: Callable[[Board], None] | None,
     progress: TextIO | None,
+    progress_every_s: float,
 ) -> CliqueSolveResult:
     """The method's runner (exact/solve.py EXACT_METHODS): its best board, also handed to ``on_board``."""
-    result = solve_clique(puzzle, int(settings.selections), seed, time_limit_s, symmetry, progress)
+    result = solve_clique(
+        puzzle, int(settings.selections), seed, time_limit_s, symmetry, progress, progress_every_s
+    )
     if on_board is not None:
         on_board(result.board)
     return result

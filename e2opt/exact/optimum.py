@@ -36,7 +36,6 @@ from .scan import SCAN_ORDERS
 from .settings import ScanSettings
 from .symmetry import orbit, rotation_group
 
-PROGRESS_EVERY_S = 5.0
 PERFECT_SHARE = 0.5  # of --max-cpu-s, for the perfect-board DFS
 PERFECT_CAP_S = 60.0  # its CPU seconds at most (also without a limit)
 
@@ -113,15 +112,21 @@ def _hint(pm: PuzzleModel, board: Board, group: int) -> None:
 
 
 def _perfect_first(
-    puzzle: Puzzle, result: BestResult, symmetry: bool, time_limit_s: float | None, progress: TextIO | None
+    puzzle: Puzzle,
+    result: BestResult,
+    symmetry: bool,
+    time_limit_s: float | None,
+    progress: TextIO | None,
+    every_s: float,
 ) -> int:
     """Decide by the fast DFS whether a perfect board exists: if one does, ``result`` gets it (optimal,
     complete); the highest score still possible is returned (max - 1 when the search proved none)."""
     m = puzzle.max_score
     share = PERFECT_CAP_S if time_limit_s is None else min(PERFECT_CAP_S, PERFECT_SHARE * time_limit_s)
     scan = SolveOptions(
-        "scan", time_limit_s=share, settings=ScanSettings(next(iter(SCAN_ORDERS))), symmetry=symmetry
-    )
+        "scan", time_limit_s=share, settings=ScanSettings(next(iter(SCAN_ORDERS))), symmetry=symmetry,
+        progress_every_s=every_s,
+    )  # fmt: skip
     perfect = search(runners.scan, puzzle, scan, None, progress)
     result.dfs_nodes = perfect.nodes
     if perfect.boards:
@@ -144,8 +149,10 @@ def best_board(
     time_limit_s: float | None = None,
     seed: int = 0,
     progress: TextIO | None = sys.stderr,
+    progress_every_s: float = SolveOptions.progress_every_s,
 ) -> BestResult:
-    """Search for a board that beats the known one (or score), up to a proof of optimality."""
+    """Search for a board that beats the known one (or score), up to a proof of optimality; a progress line
+    every ``progress_every_s`` CPU seconds."""
     cpu0, m = time.process_time(), puzzle.max_score
     if known_board is not None:
         known_score = checked_score(puzzle, known_board)
@@ -158,12 +165,12 @@ def best_board(
         result.complete, result.upper = True, m
         return result
     try:
-        cap = _perfect_first(puzzle, result, symmetry, time_limit_s, progress)
+        cap = _perfect_first(puzzle, result, symmetry, time_limit_s, progress, progress_every_s)
         if result.complete or result.stopped or (known_score is not None and known_score >= cap):
             result.complete = result.complete or result.stopped is None  # else: the known score is the best
             result.upper = result.upper or known_score
         else:
-            _cpsat_phase(puzzle, result, cap, symmetry, time_limit_s, seed, cpu0, progress)
+            _cpsat_phase(puzzle, result, cap, symmetry, time_limit_s, seed, cpu0, progress, progress_every_s)
     except KeyboardInterrupt:  # while a model was built: say what is known
         result.stopped, result.complete = "interrupted", False
         result.upper = max(result.upper or m, result.score or 0)
@@ -180,6 +187,7 @@ def _cpsat_phase(
     seed: int,
     cpu0: float,
     progress: TextIO | None,
+    every_s: float,
 ) -> None:
     """The soft CP-SAT model between the known score (exclusive) and ``cap``; fills ``result``."""
     m, known_score, known_board = puzzle.max_score, result.known, result.board
@@ -193,7 +201,7 @@ def _cpsat_phase(
     if known_board is not None:
         _hint(pm, known_board, group if broken else 1)
     cs = CpSatSearch(pm.model, BoardCollector(pm.board, find_all=True), find_all=False, seed=seed)
-    next_progress = time.process_time() - cpu0 + PROGRESS_EVERY_S
+    next_progress = time.process_time() - cpu0 + every_s
     try:
         while not cs.wait():
             cpu = time.process_time() - cpu0
@@ -202,7 +210,7 @@ def _cpsat_phase(
                 cs.stop()
                 break
             if progress is not None and cpu >= next_progress:
-                next_progress = cpu + PROGRESS_EVERY_S
+                next_progress = cpu + every_s
                 found = checked_score(puzzle, cs.boards[-1]) if cs.boards else result.score
                 print(f"solve: {cpu:.0f} s CPU, best {found}/{m} so far", file=progress, flush=True)
     except KeyboardInterrupt:
@@ -266,6 +274,7 @@ def run_best(
         time_limit_s=opts.time_limit_s,
         seed=opts.seed,
         progress=progress,
+        progress_every_s=opts.progress_every_s,
     )
     if result.board is not None and on_board is not None:
         on_board(result.board)

@@ -37,12 +37,16 @@ class SolveOptions:
     symmetry: bool = True
     seed: int = 0  # CP-SAT's, the clique heuristic's; shuffles values with value_order random
     keep_boards: bool = True
-    progress_every_s: float = 5.0
+    progress_every_s: float = 5.0  # CPU seconds between progress lines (--progress-every-s)
 
     def check(self, settings: type, orders: tuple[str, ...]) -> None:
         """E2optError (one line, exit 2) on a bad value; ``settings`` and ``orders`` are the method's."""
         if self.time_limit_s is not None and not self.time_limit_s > 0:
             raise E2optError(f"--max-cpu-s {self.time_limit_s}: must be a positive number of seconds")
+        if not self.progress_every_s > 0:
+            raise E2optError(
+                f"--progress-every-s {self.progress_every_s}: must be a positive number of seconds"
+            )
         if not isinstance(self.settings, settings):
             raise E2optError(
                 f"--method {self.method}: its settings are a {settings.__name__}, not {self.settings!r}"

@@ -73,7 +73,16 @@ def _first(default: str, orders: Iterable[str], without: tuple[str, ...] = ()) -
 
 def _clique(puzzle: Puzzle, opts: SolveOptions, on_board: OnBoard | None, progress: TextIO | None):
     """clique: the heuristic's best board (clique/solve.py), with the run's seed, limit and symmetry."""
-    return run_clique(puzzle, opts.settings, opts.seed, opts.time_limit_s, opts.symmetry, on_board, progress)
+    return run_clique(
+        puzzle,
+        opts.settings,
+        opts.seed,
+        opts.time_limit_s,
+        opts.symmetry,
+        on_board,
+        progress,
+        opts.progress_every_s,
+    )
 
 
 RNG = "e2opt.kernels.rng"

@@ -93,7 +93,9 @@ def test_missing_puzzle_is_a_one_line_error(tmp_path, capsys):
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_ctrl_c_or_sigterm_prints_what_was_found_and_exits_128_plus_the_signal(sig):
-    proc = solve_process(SET1 / "set1_07x07.txt", "--count", "--time-limit", "120")
+    proc = solve_process(
+        SET1 / "set1_07x07.txt", "--count", "--time-limit", "120", "--progress-every-s", "0.5"
+    )
     try:
         assert proc.stderr.readline().startswith("solve: ")  # the search is running (first progress line)
         proc.send_signal(sig)
@@ -103,3 +105,18 @@ def test_ctrl_c_or_sigterm_prints_what_was_found_and_exits_128_plus_the_signal(s
     assert proc.returncode == 128 + sig, err
     assert out.splitlines()[-1].startswith("interrupted (Ctrl-C, SIGTERM or SIGHUP) after ")
     assert "found so far, search incomplete" in out
+
+
+def test_progress_lines_come_at_the_chosen_cadence_and_a_bad_one_is_one_line():
+    """--progress-every-s S: a line at most every S CPU seconds (none in 1.5 s by default; 7x7 is not counted
+    in 1.5 s)."""
+    done = e2opt(
+        "solve", SET1 / "set1_07x07.txt", "--count", "--max-cpu-s", "1.5", "--progress-every-s", "0.25"
+    )
+    lines = [line for line in done.stderr.splitlines() if line.startswith("solve: ")]
+    assert done.returncode == 1 and 2 <= len(lines) <= 7, done.stderr  # checked between kernel slices
+    bad = e2opt("solve", SET1 / "set1_05x05.txt", "--progress-every-s", "0")
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "e2opt: error: --progress-every-s 0.0: must be a positive number of seconds\n",
+    )

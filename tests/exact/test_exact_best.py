@@ -173,7 +173,7 @@ def test_best_stopped_by_ctrl_c_or_sigterm_exits_128_plus_n_with_what_it_found(t
     if phase == "cpsat":
         path = tmp_path / "r.txt"
         write_puzzle(generate(6, 6, 3, 5, 1, recolour=2)[0], path)
-    proc = solve_process(path, "--best", "--time-limit", "120")
+    proc = solve_process(path, "--best", "--time-limit", "120", "--progress-every-s", "0.5")
     try:
         line = proc.stderr.readline()
         while phase == "cpsat" and " best " not in line:  # CP-SAT's lines say "best 56/60 so far"

@@ -131,11 +131,12 @@ def group_process(*args: str):
 @contextmanager
 def checkpointed_count(path):
     """A 2-worker count of set1 5x8 with a checkpoint, in its own process group: yields the process and
-    the subtrees finished by its first progress line ("solve: 5 s CPU, ..., 37/1234 subtrees searched");
+    the subtrees finished by its first progress line ("solve: 2 s CPU, ..., 37/1234 subtrees searched");
     the whole group is killed at the end, whatever happened."""
     proc = group_process(
-        SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path
-    )
+        SET1 / "set1_05x08.txt", "--method", "scan", "--count", "--workers", "2", "--checkpoint", path,
+        "--progress-every-s", "2",
+    )  # fmt: skip
     try:
         line = proc.stderr.readline()
         yield proc, int(line.split(" subtrees searched")[0].rsplit(" ", 1)[1].split("/")[0])
@@ -146,8 +147,9 @@ def checkpointed_count(path):
 @pytest.mark.slow
 def test_ctrl_c_stops_every_worker_and_exits_130():
     proc = group_process(
-        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120"
-    )
+        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120",
+        "--progress-every-s", "0.5",
+    )  # fmt: skip
     try:
         assert proc.stderr.readline().startswith("solve: ")  # the workers are running (first progress line)
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
@@ -162,8 +164,9 @@ def test_ctrl_c_stops_every_worker_and_exits_130():
 @pytest.mark.slow
 def test_workers_of_a_killed_solve_stop_too():
     proc = group_process(
-        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120"
-    )
+        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120",
+        "--progress-every-s", "0.5",
+    )  # fmt: skip
     try:
         assert proc.stderr.readline().startswith("solve: ")
         workers = [
