@@ -133,6 +133,13 @@ def check_rss(tmp: Path, out: str) -> None:
     assert lines[0] == "elapsed_s,rss_mb" and len(lines) >= 2 and out.startswith("exit 0; ")
 
 
+def check_suite_time(tmp: Path, out: str) -> None:
+    (row,) = json.loads((tmp / "st.json").read_text())
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    assert (row["label"], row["commit"], row["exit"], row["failed"]) == ("now", head, 0, 0) and row["passed"] > 0
+    assert out.startswith(f"now ({head[:7]}): exit 0, ") and row["cpu_s"] > 0
+
+
 def check_workers_kill(tmp: Path, out: str) -> None:
     summary = jsonl(tmp / "wk.jsonl")[-1]
     assert summary["exit"] == 0 and summary["final_ge_every_earlier"] is True and len(summary["workers"]) == 2
@@ -176,6 +183,7 @@ SMOKE: list[Entry] = [
     ("repair_bench.py", "--boards {e2_board} --config {config} --cpu-s 0.1 --variants default --out {tmp}/rep.jsonl", {}, None, check_repair),
     ("repair_bench.py", "--probe --boards {e2_board} --config {config} --cpu-s 0.02", {}, None, check_table_line("| repair_window | ")),
     ("rss_probe.py", "--every 0.1 --settle 0 --out {tmp}/rss.csv -- {python} -c 'import time; time.sleep(0.3)'", {}, None, check_rss),
+    ("suite_time.py", "--python {python} --variant now HEAD '{python} -m pytest -q -p no:cacheprovider tests/core/test_info.py' --out {tmp}/st.json", {}, None, check_suite_time),
     ("workers_kill.py", "--kills 1 --runtime 3 --runs-dir {tmp}/runs {tmp}/wk.jsonl -- {config} --workers 2 --set instance={set1_4} --set output.plots=false", {}, runs_folder, check_workers_kill),
 ]  # fmt: skip
 
