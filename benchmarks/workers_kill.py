@@ -3,8 +3,8 @@
 Usage: python benchmarks/workers_kill.py [--kills 5] [--seed 1] --runtime S --runs-dir EMPTY_DIR OUT.jsonl -- CONFIG [run options]
 Starts ``python -m e2opt run ...`` (which must run with 2+ workers), samples the resident memory of the
 run's process and of its workers every 10 s, and at ``--kills`` random moments (uniform in the middle 80 %
-of ``--max-runtime``) sends SIGKILL to a random live worker after noting the run's best so far (from
-events.jsonl). Writes one JSON line per sample and per kill, then the final result and whether the final
+of ``--max-runtime``; a moment before the run's first best waits for it) sends SIGKILL to a random live
+worker after noting the run's best so far (from events.jsonl). Writes one JSON line per sample and per kill, then the final result and whether the final
 best is >= every best noted before a kill.
 """
 
@@ -66,11 +66,11 @@ def main() -> None:
             sample = {"t": round(now, 1), "run_mb": rss_mb(proc.pid), "workers_mb": [rss_mb(p) for p in pids]}
             log.write(json.dumps(sample) + "\n")
         run_dir = next(Path(opts.runs_dir).iterdir(), None)
-        if moments and now >= moments[0] and run_dir is not None:  # a kill waits for the run folder
-            moments.pop(0)
+        if moments and now >= moments[0] and run_dir is not None:  # a kill waits for the run folder,
             best = max((e["score"] for e in read_events(run_dir) if e.get("event") == "best"), default=None)
             pids = children(proc.pid)
-            if pids and best is not None:
+            if pids and best is not None:  # its first best and a live worker (else it waits: no kill is lost)
+                moments.pop(0)
                 victim = rng.choice(pids)
                 os.kill(victim, signal.SIGKILL)
                 bests.append(best)

@@ -143,6 +143,7 @@ def check_suite_time(tmp: Path, out: str) -> None:
 def check_workers_kill(tmp: Path, out: str) -> None:
     summary = jsonl(tmp / "wk.jsonl")[-1]
     assert summary["exit"] == 0 and summary["final_ge_every_earlier"] is True and len(summary["workers"]) == 2
+    assert len(summary["bests_before_kills"]) == 1 and summary["worker_lost_events"] == 1, summary  # the kill happened
 
 
 def mutants(tmp: Path) -> None:
@@ -153,6 +154,15 @@ def mutants(tmp: Path) -> None:
 
 def runs_folder(tmp: Path) -> None:
     (tmp / "runs").mkdir()
+
+
+def runs_folder_and_hard_puzzle(tmp: Path) -> None:
+    """An empty runs folder and a 6x6 puzzle with recoloured sides: no perfect board ends the run early."""
+    from e2opt.core.generate import generate
+    from e2opt.core.puzzle import write_puzzle
+
+    runs_folder(tmp)
+    write_puzzle(generate(6, 6, 3, 5, 3, recolour=8)[0], tmp / "hard.txt")  # `e2opt solve`: no perfect board
 
 
 # script -> (arguments as shell words, env additions, preparation, check); several entries per script allowed;
@@ -184,7 +194,7 @@ SMOKE: list[Entry] = [
     ("repair_bench.py", "--probe --boards {e2_board} --config {config} --cpu-s 0.02", {}, None, check_table_line("| repair_window | ")),
     ("rss_probe.py", "--every 0.1 --settle 0 --out {tmp}/rss.csv -- {python} -c 'import time; time.sleep(0.3)'", {}, None, check_rss),
     ("suite_time.py", "--python {python} --variant now HEAD '{python} -m pytest -q -p no:cacheprovider tests/core/test_info.py' --out {tmp}/st.json", {}, None, check_suite_time),
-    ("workers_kill.py", "--kills 1 --runtime 3 --runs-dir {tmp}/runs {tmp}/wk.jsonl -- {config} --workers 2 --set instance={set1_4} --set output.plots=false", {}, runs_folder, check_workers_kill),
+    ("workers_kill.py", "--kills 1 --runtime 5 --runs-dir {tmp}/runs {tmp}/wk.jsonl -- {root}/config/quick.yaml --workers 2 --set instance={tmp}/hard.txt --set stop.max_iterations=null --set output.plots=false", {}, runs_folder_and_hard_puzzle, check_workers_kill),
 ]  # fmt: skip
 
 

@@ -33,7 +33,7 @@ def hard(tmp_path_factory) -> Path:
     """A 6x6 puzzle with recoloured sides (no perfect board): a run goes on until it is stopped."""
     path = tmp_path_factory.mktemp("hard") / "hard.txt"
     args = ["generate", "--rows", 6, "--cols", 6, "--frame-colours", 3, "--inner-colours", 5]
-    assert e2opt(*args, "--recolour", 8, "--seed", 2, "-o", path).returncode == 0
+    assert e2opt(*args, "--recolour", 8, "--seed", 3, "-o", path).returncode == 0  # `e2opt solve`: none
     return path
 
 
