@@ -30,11 +30,23 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 @pytest.fixture(scope="module")
 def hard(tmp_path_factory) -> Path:
-    """A 6x6 puzzle with recoloured sides (no perfect board): a run goes on until it is stopped."""
+    """A 6x6 puzzle with recoloured sides (no perfect board: colours with odd counts; seed 2's recolouring left
+    them even, and a perfect board, which a search could find and stop at): a run goes on until it is stopped."""
     path = tmp_path_factory.mktemp("hard") / "hard.txt"
     args = ["generate", "--rows", 6, "--cols", 6, "--frame-colours", 3, "--inner-colours", 5]
     assert e2opt(*args, "--recolour", 8, "--seed", 3, "-o", path).returncode == 0  # `e2opt solve`: none
     return path
+
+
+def apart_from_warning(err: str) -> str:
+    """A run's stderr without the one warning every run of the hard puzzle gives (its recoloured joins leave
+    colours with odd counts, the proof that no perfect board exists)."""
+    lines = err.splitlines(keepends=True)
+    kept = [
+        line for line in lines if not line.startswith("warning: ") or "no perfect board exists" not in line
+    ]
+    assert len(lines) - len(kept) <= 1, err
+    return "".join(kept)
 
 
 def write_config(tmp_path: Path, puzzle: Path, workers: int = 2, **sections) -> Path:
@@ -150,7 +162,7 @@ def test_sigint_to_the_process_group_of_a_two_worker_cpsat_run_keeps_everything(
     time.sleep(1.0)  # CP-SAT region moves have run in both workers
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     assert proc.wait(60) == 130
-    out, err = (tmp_path / "out.txt").read_text(), (tmp_path / "err.txt").read_text()
+    out, err = (tmp_path / "out.txt").read_text(), apart_from_warning((tmp_path / "err.txt").read_text())
     assert "lost" not in out + err and err == ""
     result = assert_kept_everything(run_dir, hard, "SIGINT")
     assert len(result["workers"]) == 2 and all(w["lost"] == 0 for w in result["workers"])
@@ -199,7 +211,7 @@ def test_a_closed_stdout_never_stops_the_run_nor_changes_its_exit_code(tmp_path,
     proc.stdout.readline()  # `| head -1`: one line read, then the pipe is closed
     proc.stdout.close()
     assert proc.wait(60) == 0
-    err = (tmp_path / "err.txt").read_text()
+    err = apart_from_warning((tmp_path / "err.txt").read_text())
     assert err == ""  # no "Broken pipe", no traceback
     run_dir = next((tmp_path / "runs").glob("*"))
     assert_kept_everything(run_dir, hard, "max_wall_s (4 s)")
