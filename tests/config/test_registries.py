@@ -138,12 +138,19 @@ def test_every_command_has_a_name_help_and_a_run():
     assert all(type(c).run is not Command.run for c in COMMANDS)
 
 
+def _quick(settings: type) -> object:
+    """A move's default settings with a short cost, a short CP-SAT time and few clique selections where it has
+    them (its windows, and so the signatures of its kernels, stay the default ones)."""
+    short = {"deterministic_limit": 0.005, "selections": 1000}
+    return settings(cost_ms=0.1, **{k: v for k, v in short.items() if k in settings.__dataclass_fields__})
+
+
 @pytest.mark.parametrize("kind", ["tabu", "annealing"])
 def test_after_the_warm_up_a_search_of_every_move_compiles_nothing(kind):
     """The warm-up walks the registry: a search running every move, warmed first, compiles no kernel inside
     its clock (a move whose kernels the warm-up missed would add signatures here)."""
     names = list(MOVES)
-    moves = MovesConfig(**{name: MOVES[name].settings(cost_ms=0.1) for name in names})
+    moves = MovesConfig(**{name: _quick(MOVES[name].settings) for name in names})
     cfg = SearchConfig(moves=moves, plateau=50, intensify_after=2, acceptance=AcceptanceConfig(kind=kind))
     warm_search(cfg)
     before = compiled_kernels()

@@ -104,8 +104,9 @@ def test_the_shipped_holes_sweep_runs_on_a_local_dask_cluster(tmp_path):
 
 def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path):
     small = [
-        "construct.cpsat.time_limit_s=1",
-        "construct.cpsat.fallback_time_limit_s=1",
+        "construct.cpsat.time_limit_s=0.5",
+        "construct.cpsat.fallback_time_limit_s=0.5",
+        "construct.cpsat.num_workers=1",
         "stop.max_iterations=300",
     ]
     proc, sweep_dir = sweep(tmp_path, RELAXED, *(arg for s in small for arg in ("--set", s)))
