@@ -18,7 +18,9 @@ from conftest import ROOT
 from e2opt.engine.events import read_events
 
 distributed = pytest.importorskip("distributed")
-pytestmark = pytest.mark.slow
+# one xdist worker runs the whole module (the README's command has --dist loadgroup): its module-scoped cluster
+# and its per-config sweeps (made for every selected config) are then made once, not once per worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("dask")]
 
 HOLES = ROOT / "config" / "sweeps" / "holes.yaml"
 RELAXED = ROOT / "config" / "sweeps" / "relaxed.yaml"
@@ -205,7 +207,7 @@ def config_sweeps(local_cluster, tmp_path_factory, request):
         folder = tmp_path_factory.mktemp(config.stem)
         spec = folder / "one.yaml"
         spec.write_text(f"name: one\nbase: {config}\nseeds: 1\nset:\n  output.plots: false\n")
-        limits = ["stop.max_cpu_s=2", "stop.max_wall_s=30", *dfs_limits(config)]
+        limits = ["stop.max_cpu_s=1", "stop.max_wall_s=30", *dfs_limits(config)]
         return sweep(folder, spec, "--scheduler", local_cluster, *(a for s in limits for a in ("--set", s)))
 
     chosen = [  # the configs whose test was selected (-k): no sweep runs for nothing

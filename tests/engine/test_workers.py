@@ -245,7 +245,7 @@ def test_a_killed_worker_process_is_replaced_and_the_run_finishes(tmp_path):
     path = config_file(
         tmp_path,
         search={"restart_after": None},
-        stop={"max_iterations": None, "max_wall_s": 18},
+        stop={"max_iterations": None, "max_wall_s": 10},
         run={"sync_every_moves": None, "share_every_s": 1},
         output={"checkpoint_every_s": 1},
     )
