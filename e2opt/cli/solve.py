@@ -44,7 +44,7 @@ class SolveCmd(Command):
     help = "exact search: one perfect board, all of them, or their count; or proof that none exists"
 
     def add_arguments(self, parser):
-        from ..exact.solve import EXACT_METHODS
+        from ..exact.solve import EXACT_METHODS, SolveOptions
 
         parser.add_argument("puzzle")
         parser.add_argument(
@@ -84,7 +84,8 @@ class SolveCmd(Command):
             "--progress-every-s",
             type=float,
             metavar="S",
-            help="CPU seconds between progress lines (default 5)",
+            default=SolveOptions.progress_every_s,
+            help="CPU seconds between progress lines (default %(default)g)",
         )
 
     def run(self, args):
@@ -108,9 +109,8 @@ class SolveCmd(Command):
             not args.no_symmetry,
             args.seed,
             keep_boards=bool(args.output) or not find_all or args.all,
+            progress_every_s=args.progress_every_s,
         )
-        if args.progress_every_s is not None:
-            opts.progress_every_s = args.progress_every_s
         writer = BoardWriter(args.output, puzzle.name) if args.output else None
         result = solve(puzzle, opts, writer, None if args.quiet else sys.stderr)
         if not writer:

@@ -157,7 +157,8 @@ def solve_clique(
     time_limit_s: float | None = None,
     symmetry: bool = True,
     progress: TextIO | None = None,
-    progress_every_s: float = 5.0,
+    *,
+    progress_every_s: float,
 ) -> CliqueSolveResult:
     """Best board the clique heuristic finds on the whole puzzle (module docstring)."""
     if selections < 1:
@@ -219,7 +220,13 @@ def run_clique(
 ) -> CliqueSolveResult:
     """The method's runner (exact/solve.py EXACT_METHODS): its best board, also handed to ``on_board``."""
     result = solve_clique(
-        puzzle, int(settings.selections), seed, time_limit_s, symmetry, progress, progress_every_s
+        puzzle,
+        int(settings.selections),
+        seed,
+        time_limit_s,
+        symmetry,
+        progress,
+        progress_every_s=progress_every_s,
     )
     if on_board is not None:
         on_board(result.board)
