@@ -35,9 +35,18 @@ def rss_mb(pid: int) -> float | None:
 
 
 def children(pid: int) -> list[int]:
-    """Worker processes of the run (its children, without multiprocessing's resource tracker)."""
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
-    return [int(c) for c in out if b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes()]
+    """Worker processes of the run: the children of its forkserver (the run's child that forks them)."""
+
+    def pgrep(*args: str) -> list[int]:
+        return [
+            int(p) for p in subprocess.run(["pgrep", *args], capture_output=True, text=True).stdout.split()
+        ]
+
+    return [
+        worker
+        for server in pgrep("-P", str(pid), "-f", "multiprocessing.forkserver")
+        for worker in pgrep("-P", str(server))
+    ]
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """Helpers shared by tests in several folders: the one-error-line check, the tiny puzzle's malformed
-variants, and a finished-looking run folder written by hand."""
+variants, a finished-looking run folder written by hand, a command's worker processes."""
 
 from __future__ import annotations
 
@@ -114,3 +114,20 @@ def compiled_kernels() -> dict[str, int]:
         for key, value in vars(module).items()
         if isinstance(value, CPUDispatcher)
     }
+
+
+def worker_processes(parent: int) -> list[int]:
+    """The pids of ``parent``'s worker processes, from /proc: the children of its forkserver (the child that
+    runs multiprocessing.forkserver; the workers, forked from it, show its command line too)."""
+    table = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            table[int(stat.parent.name)] = (
+                ppid,
+                b"multiprocessing.forkserver" in (stat.parent / "cmdline").read_bytes(),
+            )
+        except (OSError, ValueError, IndexError):
+            continue
+    servers = {pid for pid, (ppid, server) in table.items() if ppid == parent and server}
+    return sorted(pid for pid, (ppid, _) in table.items() if ppid in servers)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -132,14 +133,20 @@ def ignore_terminal_signals() -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-def start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker now, with SIGHUP ignored (it inherits that). The tracker
-    ignores SIGINT and SIGTERM itself but dies of a hang-up to the process group; its successor would then
-    print a traceback for every name the workers unregister. Call before the first Queue or Event."""
-    from multiprocessing import resource_tracker
+def worker_context(preload: str) -> BaseContext:
+    """The start method of e2opt's worker processes: multiprocessing's forkserver, its server importing
+    ``preload`` once, so each worker is forked ready (a spawned one paid ~1 CPU s of imports: numba, scipy).
+    The server, and the resource tracker it starts, begin with the terminal signals ignored: a Ctrl-C,
+    SIGTERM or hang-up to the process group must not end them under running workers (the caller would take
+    its workers for dead; a new tracker prints a traceback per name the workers unregister)."""
+    from multiprocessing import forkserver, get_context
 
-    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    context = get_context("forkserver")
+    context.set_forkserver_preload([preload])
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in TERMINAL_SIGNALS}
     try:
-        resource_tracker.ensure_running()
+        forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGHUP, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    return context

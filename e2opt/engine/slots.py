@@ -11,11 +11,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from concurrent.futures import Future
-from multiprocessing import get_context
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ..core.signals import ignore_terminal_signals
+from ..core.signals import ignore_terminal_signals, worker_context
 
 
 class WorkerDied(Exception):
@@ -49,13 +48,14 @@ class _Slot:
 
 
 class LocalSlots:
-    """``workers`` processes (spawn start method); a dead one is replaced before the next submit."""
+    """``workers`` processes (forked from a server that has imported the round's modules); a dead one is
+    replaced before the next submit."""
 
     waits_for_running = True
     stop_note = "workers stop after their current move"
 
     def __init__(self, workers: int):
-        self.context = get_context("spawn")
+        self.context = worker_context("e2opt.engine.round")
         self.workers = workers
         self.slots = [_Slot(self.context) for _ in range(workers)]
 

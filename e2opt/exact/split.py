@@ -11,6 +11,7 @@ first worker to reach one wins. Limits count the CPU seconds of every process to
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import queue
 import signal
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import E2optError
-from ..core.signals import TERMINAL_SIGNALS, ignore_terminal_signals, note_signal, start_resource_tracker
+from ..core.signals import TERMINAL_SIGNALS, ignore_terminal_signals, note_signal, worker_context
 from . import scan_kernel as k
 from .ledger import Ledger, search_key
 from .scan import Part, Walk, board_of, build_parts, next_chunk, order_name, shuffle
@@ -78,10 +79,10 @@ def _worker(index: int, parts: list[Part], depths: list[int], keep: bool, tasks,
     """Process body: take tasks until the queue's end marker or the stop event; report each one.
     Ctrl-C and SIGTERM are the parent's: it stops the workers through ``stop`` and saves the checkpoint."""
     _leave_signals_to_parent()
-    cpu, parent = time.process_time, os.getppid()
+    cpu, parent = time.process_time, multiprocessing.parent_process()
 
     def parent_alive() -> None:
-        if os.getppid() != parent:  # the parent was killed: nobody reads the results, stop at once
+        if not parent.is_alive():  # the parent was killed: nobody reads the results, stop at once
             os._exit(1)
 
     def tick(nodes: int) -> None:
@@ -190,7 +191,6 @@ def run_split(
     written by the parent only). ``keep``: workers send every full board (else they only count).
     ``checkpoint``: a ledger file to resume from and keep up to date (None: none).
     """
-    import multiprocessing
 
     opts = run.opts
     parts = build_parts(run.puzzle, order, run.broken)
@@ -223,8 +223,7 @@ def run_split(
         _announce(run, ledger, len(tasks_list))
         ledger.start(depths, len(tasks_list))
         tally.save(ledger, run.cpu(), force=True)
-    ctx = multiprocessing.get_context("spawn")
-    start_resource_tracker()
+    ctx = worker_context(__name__)
     tasks, results, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
     for task in tasks_list:
         if task[0] not in tally.done:

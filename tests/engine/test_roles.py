@@ -13,6 +13,7 @@ from typing import ClassVar
 import numpy as np
 import pytest
 import yaml
+from helpers import worker_processes
 from test_workers import config_file as workers_config
 
 from e2opt.core.errors import ConfigError
@@ -373,7 +374,7 @@ def test_kill_9_of_a_lone_producer_and_of_a_lone_repairer_loses_nothing_and_the_
                 before_best = max(e["score"] for e in events if e["event"] == "best")
                 if not before_keys:
                     continue
-            children = _worker_processes(proc.pid)
+            children = worker_processes(proc.pid)
             if children and len(lost_roles) < 2:
                 os.kill(children[len(lost_roles) % len(children)], signal.SIGKILL)
                 time.sleep(1.0)  # the coordinator notices, writes worker_lost and submits the round again
@@ -393,20 +394,6 @@ def test_kill_9_of_a_lone_producer_and_of_a_lone_repairer_loses_nothing_and_the_
     result = json.loads((run_dir / "result.json").read_text())
     assert sum(w["lost"] for w in result["workers"]) >= 2 and result["best_score"] == bests[-1]
     assert verify_files(SMALL, run_dir / "best.board").valid
-
-
-def _worker_processes(parent: int) -> list[int]:
-    """The pids of the spawned worker processes of ``parent`` (its children running spawn_main), from /proc."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            cmdline = (stat.parent / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(fields[1]) == parent and b"spawn_main" in cmdline:
-            found.append(int(stat.parent.name))
-    return sorted(found)
 
 
 def _kill_9_when(path: Path, tmp_path: Path, ready, poll_s: float = 0.3) -> Path:

@@ -6,13 +6,13 @@ import io
 import json
 import os
 import signal
-import subprocess
 import time
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
 from conftest import SET1, solve_process
+from helpers import worker_processes
 
 from e2opt.core.board import format_board
 from e2opt.core.errors import E2optError
@@ -169,12 +169,7 @@ def test_workers_of_a_killed_solve_stop_too():
     )  # fmt: skip
     try:
         assert proc.stderr.readline().startswith("solve: ")
-        workers = [
-            int(p)
-            for p in subprocess.run(
-                ["pgrep", "-P", str(proc.pid), "-f", "spawn_main"], capture_output=True, text=True
-            ).stdout.split()
-        ]
+        workers = worker_processes(proc.pid)
         assert len(workers) == 2
         os.kill(proc.pid, signal.SIGKILL)  # the parent only, as an out-of-memory kill would
         proc.wait(timeout=10)
@@ -214,10 +209,8 @@ def test_a_signal_to_the_group_saves_the_checkpoint_and_exits_128_plus_n(tmp_pat
 def test_a_dead_worker_is_a_clear_error_and_the_checkpoint_keeps_what_was_finished(tmp_path):
     path = tmp_path / "count.json"
     with checkpointed_count(path) as (proc, reported):
-        workers = subprocess.run(
-            ["pgrep", "-P", str(proc.pid), "-f", "spawn_main"], capture_output=True, text=True
-        ).stdout.split()
-        os.kill(int(workers[0]), signal.SIGKILL)  # as an out-of-memory kill of one worker would
+        workers = worker_processes(proc.pid)
+        os.kill(workers[0], signal.SIGKILL)  # as an out-of-memory kill of one worker would
         _, err = proc.communicate(timeout=60)
         assert not os.path.exists(f"/proc/{workers[1]}") or "Z" in _state(int(workers[1]))
     assert (
