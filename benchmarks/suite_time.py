@@ -9,13 +9,15 @@ variants run one after the other on the same machine, so a busy machine slows al
         --variant after HEAD "{python} -m pytest -q -n auto"
 
 ``{python}`` is the clone's virtualenv Python (``--python P``: use P and install nothing, for a quick look).
-Each variant's figures: wall seconds of the command, CPU seconds of it and its children, pytest's last line
+Each variant's figures: wall seconds of the command, CPU seconds of it and all its descendants (orphans
+included: this process is their subreaper), pytest's last line
 (passed, failed, its own seconds), the commit, and the set-up's wall seconds apart.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import re
@@ -40,6 +42,23 @@ def children_cpu() -> float:
     """CPU seconds of the finished children of this process so far (user + system)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def adopt_orphans() -> None:
+    """Make this process the subreaper of its descendants (Linux): a process whose parent ends before it
+    (a forkserver outliving its run by a moment) is reaped here, so its CPU counts in children_cpu."""
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def reap_orphans(timeout_s: float = 30.0) -> None:
+    """Wait (``timeout_s`` at most) for the descendants still running after the command ended."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.05)
+        except ChildProcessError:
+            return
 
 
 def setup(clone: Path, commit: str, python: str | None) -> tuple[str, str, float]:
@@ -67,7 +86,9 @@ def measure(label: str, commit: str, command: str, python: str | None, work: Pat
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     cpu0, start = children_cpu(), time.monotonic()
     proc = subprocess.run(words, cwd=clone, env=env, capture_output=True, text=True)
-    wall, cpu = time.monotonic() - start, children_cpu() - cpu0
+    wall = time.monotonic() - start
+    reap_orphans()
+    cpu = children_cpu() - cpu0
     last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     seconds = re.search(r" in ([\d.]+)s", last)
     return {
@@ -101,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     rows: list[dict] = []
+    adopt_orphans()
     with tempfile.TemporaryDirectory(prefix="suite_time_") as work:
         for label, commit, command in args.variant:
             row = measure(label, commit, command, args.python, Path(work))
