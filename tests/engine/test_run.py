@@ -276,7 +276,7 @@ def test_kill_dash_nine_then_resume_never_loses_the_best(tmp_path):
         assert saved >= recorded
         load_checkpoint(run_dir)  # raises on a corrupt checkpoint with no good fallback
         command = [sys.executable, "-m", "e2opt", "resume", str(run_dir), "--quiet",
-                   f"--set=stop.max_wall_s={load_checkpoint(run_dir)[1]['wall_s'] + 2.0}"]  # fmt: skip
+                   f"--set=stop.max_wall_s={load_checkpoint(run_dir)[1]['wall_s'] + 1.0}"]  # fmt: skip
         done = subprocess.run(command, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         result = json.loads((run_dir / "result.json").read_text())
@@ -389,7 +389,7 @@ def test_signal_during_cpsat_construction_ends_cleanly_and_resume_starts_again(t
     if sig != signal.SIGINT:
         return  # the folder is the same but for the stop reason (both are interrupts): one resume is enough
     # resume starts the run again from its construction (here made short) and finishes it
-    done = cli("resume", str(run_dir), "--quiet", "--set", "stop.max_wall_s=7")
+    done = cli("resume", str(run_dir), "--quiet", "--set", "stop.max_wall_s=3")
     assert done.returncode == 0, done.stderr
     result = json.loads((run_dir / "result.json").read_text())
     assert result["stop_reason"].startswith(("max_iterations", "max_wall_s"))  # not the signal any more
