@@ -53,7 +53,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return
     procs = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT) for code in WARM_UP]
-    if any(proc.wait() for proc in procs):
+    if any([proc.wait() for proc in procs]):  # both waited for, even when the first failed
         raise pytest.UsageError("the numba warm-up before the tests failed (its error is above)")
 
 
