@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import INSTANCES, ROOT, TINY_BOARD, TINY_PUZZLE, e2opt
+from conftest import INSTANCES, ROOT, TINY_BOARD, TINY_PUZZLE, e2opt, e2opt_here
 from helpers import EVENTS, make_run
 
 from e2opt.cli import exits
@@ -109,7 +109,7 @@ def test_error_codes_are_the_same_for_every_command():
 def test_no_perfect_board_is_a_negative_answer(tmp_path):
     puzzle = tmp_path / "nosol.txt"
     puzzle.write_text(TINY_PUZZLE.replace("3 4 3 4\n", "3 4 3 3\n"))  # colour 4 can no longer be matched
-    proc = e2opt("solve", puzzle, "--quiet")
+    proc = e2opt_here("solve", puzzle, "--quiet")
     assert proc.returncode == 1 and proc.stderr == ""
     assert proc.stdout.splitlines()[-1].startswith("no solution: complete search, ")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import signal
 
 import pytest
-from conftest import SET1, e2opt, solve_process
+from conftest import SET1, e2opt, e2opt_here, solve_process
 
 from e2opt.cli.main import main
 from e2opt.core.verify import verify_files
@@ -14,7 +14,7 @@ PUZZLE = SET1 / "set1_03x04.txt"
 
 
 def test_count_prints_solutions_and_a_complete_final_line():
-    out = e2opt("solve", PUZZLE, "--count", "--quiet")
+    out = e2opt_here("solve", PUZZLE, "--count", "--quiet")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "solutions: 32 (16 distinct up to rotation)"
@@ -22,7 +22,7 @@ def test_count_prints_solutions_and_a_complete_final_line():
 
 
 def test_all_writes_every_board_verified_and_refuses_to_overwrite(tmp_path):
-    out = e2opt("solve", PUZZLE, "--all", "--method", "dfs", "-o", tmp_path / "boards", "--quiet")
+    out = e2opt_here("solve", PUZZLE, "--all", "--method", "dfs", "-o", tmp_path / "boards", "--quiet")
     assert out.returncode == 0, out.stderr
     written = sorted((tmp_path / "boards").glob("set1_03x04_*.board"))
     assert len(written) == 32 and (tmp_path / "boards" / "set1_03x04_32.board").exists()
@@ -30,13 +30,13 @@ def test_all_writes_every_board_verified_and_refuses_to_overwrite(tmp_path):
     for path in written:
         report = verify_files(PUZZLE, path)
         assert report.valid and report.score == report.max_score
-    again = e2opt("solve", PUZZLE, "--all", "-o", tmp_path / "boards")
+    again = e2opt_here("solve", PUZZLE, "--all", "-o", tmp_path / "boards")
     assert again.returncode == 2 and again.stderr.startswith("e2opt: error: ") and "overwrite" in again.stderr
     assert len(again.stderr.splitlines()) == 1
 
 
 def test_one_board_is_printed_and_perfect(tmp_path):
-    out = e2opt("solve", SET1 / "set1_05x05.txt", "--method", "chessboard", "--quiet")
+    out = e2opt_here("solve", SET1 / "set1_05x05.txt", "--method", "chessboard", "--quiet")
     assert out.returncode == 0, out.stderr
     board = tmp_path / "one.board"
     board.write_text("\n".join(out.stdout.splitlines()[:6]) + "\n")
@@ -115,7 +115,7 @@ def test_progress_lines_come_at_the_chosen_cadence_and_a_bad_one_is_one_line():
     )
     lines = [line for line in done.stderr.splitlines() if line.startswith("solve: ")]
     assert done.returncode == 1 and 2 <= len(lines) <= 7, done.stderr  # checked between kernel slices
-    bad = e2opt("solve", SET1 / "set1_05x05.txt", "--progress-every-s", "0")
+    bad = e2opt_here("solve", SET1 / "set1_05x05.txt", "--progress-every-s", "0")
     assert (bad.returncode, bad.stderr) == (
         2,
         "e2opt: error: --progress-every-s 0.0: must be a positive number of seconds\n",

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from conftest import default_signals
+from conftest import default_signals, e2opt_here
 
 from e2opt.core import fsutil
 from e2opt.core.board import random_board, score
@@ -173,7 +173,7 @@ def test_warm_start_rejects_a_board_of_another_puzzle(tmp_path):
     other = tmp_path / "other.board"
     other.write_text("2 2\n0:0 1:0\n2:0 3:0\n")
     path = config_file(tmp_path, construct={"method": "board", "board": str(other)})
-    proc = cli("run", str(path), "--quiet")
+    proc = e2opt_here("run", str(path), "--quiet")
     assert proc.returncode == 2
     assert "not a valid board" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
@@ -198,7 +198,7 @@ def test_warm_start_rejects_a_board_of_another_puzzle(tmp_path):
 )
 def test_bad_config_fails_before_any_work(tmp_path, sections, key):
     path = config_file(tmp_path, **sections)
-    proc = cli("run", str(path))
+    proc = e2opt_here("run", str(path))
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("e2opt: error:")
@@ -209,7 +209,7 @@ def test_bad_config_fails_before_any_work(tmp_path, sections, key):
 def test_unwritable_runs_dir_is_a_clear_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    proc = cli("run", str(config_file(tmp_path)), "--runs-dir", str(blocker / "runs"))
+    proc = e2opt_here("run", str(config_file(tmp_path)), "--runs-dir", str(blocker / "runs"))
     assert proc.returncode == 2
     assert "runs directory" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 

@@ -6,7 +6,7 @@ import signal
 
 import numpy as np
 import pytest
-from conftest import SET1, e2opt, solve_process
+from conftest import SET1, e2opt, e2opt_here, solve_process
 
 from e2opt.core.board import Board, random_board, score, write_board
 from e2opt.core.formats.read import read_puzzle
@@ -104,16 +104,16 @@ def test_cli_writes_the_best_board_verified_and_says_it_is_optimal(tmp_path):
     puzzle = broken(3)
     path = tmp_path / "p.txt"
     args = ["--rows", "3", "--cols", "3", "--frame-colours", "2", "--inner-colours", "3", "--seed", "3"]
-    made = e2opt("generate", *args, "--recolour", "1", "-o", path)
+    made = e2opt_here("generate", *args, "--recolour", "1", "-o", path)
     assert made.returncode == 0 and np.array_equal(read_puzzle(path).pieces, puzzle.pieces)
-    out = e2opt("solve", path, "--best", "--quiet", "-o", tmp_path / "best")
+    out = e2opt_here("solve", path, "--best", "--quiet", "-o", tmp_path / "best")
     assert out.returncode == 0, out.stderr
     best = brute_force_best(puzzle)
     assert out.stdout.splitlines()[-1].startswith(f"best {best}/{puzzle.max_score}, optimal")
     report = verify_files(path, tmp_path / "best" / "p_1.board")
     assert report.valid and report.score == best
     write_board(random_board(puzzle, np.random.default_rng(1)), tmp_path / "start.board")
-    again = e2opt("solve", path, "--best", "--quiet", "--from", tmp_path / "start.board")
+    again = e2opt_here("solve", path, "--best", "--quiet", "--from", tmp_path / "start.board")
     assert again.returncode == 0 and again.stdout.splitlines()[-1].startswith(f"best {best}/")
 
 
@@ -137,7 +137,7 @@ def test_cli_time_limit_says_incomplete_with_the_bound():
     ],
 )
 def test_bad_best_arguments_are_one_line_errors(args, message):
-    out = e2opt("solve", SET1 / "set1_03x04.txt", *args, "--quiet")
+    out = e2opt_here("solve", SET1 / "set1_03x04.txt", *args, "--quiet")
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
 
@@ -156,7 +156,7 @@ def test_a_from_board_that_breaks_the_rules_is_a_one_line_error(tmp_path):
     puzzle = read_puzzle(SET1 / "set1_04x04.txt")
     start = random_board(puzzle, np.random.default_rng(0))
     write_board(Board(start.piece, (start.rot + 1) % 4), tmp_path / "turned.board")  # grey away from the rim
-    out = e2opt("solve", SET1 / "set1_04x04.txt", "--best", "--from", tmp_path / "turned.board")
+    out = e2opt_here("solve", SET1 / "set1_04x04.txt", "--best", "--from", tmp_path / "turned.board")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
     assert (
         f"--from {tmp_path / 'turned.board'}: the board is not a valid placement (24 broken rule(s)"
