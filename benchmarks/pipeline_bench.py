@@ -32,6 +32,7 @@ VARIANTS: dict[str, tuple[int, list[str]]] = {  # name: (workers, --set override
     # the default rule for the number of producers (issue 33), at 2 and 4 workers, and its neighbours at 4
     "auto-2": (2, ["run.roles.producers=auto"]),
     "auto-4": (4, ["run.roles.producers=auto"]),
+    "4-with-1-producer": (4, ["run.roles.producers=1"]),  # what auto gave at 4 workers before the series
     "4-with-2-producers": (4, ["run.roles.producers=2"]),
     "4-with-3-producers": (4, ["run.roles.producers=3"]),
 }

@@ -107,14 +107,14 @@ def test_a_checkpoint_of_the_dict_message_engine_resumes_to_the_same_end(tmp_pat
 
 
 def test_auto_producers_follow_the_workers():
-    assert [auto_producers(n) for n in range(1, 10)] == [0, 1, 1, 1, 2, 2, 2, 3, 3]
+    assert [auto_producers(n) for n in range(1, 10)] == [0, 1, 1, 2, 2, 3, 3, 4, 4]
     timed = RunSection()
     assert timed.roles.producers == "auto"  # the default
-    assert [producer_count(timed, n) for n in (1, 2, 4, 8)] == [0, 1, 1, 3]
+    assert [producer_count(timed, n) for n in (1, 2, 4, 8)] == [0, 1, 2, 4]
     synced = RunSection(sync_every_moves=100)  # auto: a run that must repeat without repair_moves has none
     assert producer_count(synced, 8) == 0
     names = [role.name for role in assign(timed, 8)]
-    assert names == ["repairer", *["producer"] * 3, *["repairer"] * 4]
+    assert names == ["repairer", *["producer"] * 4, *["repairer"] * 3]
     assert {role.name for role in assign(timed, 1)} == {"worker"}
     assert set(ROLES) == {"worker", "producer", "repairer"}
 

@@ -20,14 +20,14 @@ ROLES: dict[str, Role] = {role.name: role for role in (Searcher(), Producer(), R
 
 
 def auto_producers(workers: int) -> int:
-    """``run.roles.producers: auto``: none for one worker, else a third of the workers, rounded, at least one.
+    """``run.roles.producers: auto``: none for one worker, else half the workers, rounded down, at least one.
 
-    Provisional (docs/pipeline.md): its evidence is one measurement in issue 33, on a 16-core machine, E2 with
-    its centre hint, 8 workers, 180 s wall, seed 1: 1 producer and 7 repairers reached 464 (the producer made
-    3 boards), 4 producers and 4 repairers 465 (12 boards, 461-465). Repairers starve when one producer feeds
-    seven, so 8 workers get 3 producers here; the rule is to be measured at 2 and 4 workers.
+    Measured (docs/pipeline.md "How many producers"; E2 with its centre hint, 2,400 CPU s of all workers,
+    seeds 1-3): 2 workers (1 producer) 465, 465, 465; 4 workers with 1 producer (this rule gave a third before)
+    465, 464, 465 (its producer made 6-8 boards); 4 workers with 2 producers 465, 466, 465 (11-17 boards, the
+    best found first). On a 16-core machine (issue 33), 8 workers: 1 producer 464, 4 producers 465.
     """
-    return 0 if workers <= 1 else max(1, (workers + 1) // 3)
+    return 0 if workers <= 1 else max(1, workers // 2)
 
 
 def producer_count(run: RunSection, workers: int) -> int:
