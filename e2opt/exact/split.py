@@ -191,7 +191,6 @@ def run_split(
     written by the parent only). ``keep``: workers send every full board (else they only count).
     ``checkpoint``: a ledger file to resume from and keep up to date (None: none).
     """
-
     opts = run.opts
     parts = build_parts(run.puzzle, order, run.broken)
     rng = np.array([np.random.default_rng(seed).integers(2**63)], dtype=np.uint64)
