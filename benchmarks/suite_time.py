@@ -23,6 +23,7 @@ import os
 import re
 import resource
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -121,11 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="JSON file of the figures (written after each variant)")
     args = parser.parse_args(argv)
     out = Path(args.out)
+    python = args.python and os.path.abspath(shutil.which(args.python) or args.python)  # the clone is the cwd
     rows: list[dict] = []
     adopt_orphans()
     with tempfile.TemporaryDirectory(prefix="suite_time_") as work:
         for label, commit, command in args.variant:
-            row = measure(label, commit, command, args.python, Path(work))
+            row = measure(label, commit, command, python, Path(work))
             rows.append(row)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(rows, indent=1) + "\n")

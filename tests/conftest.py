@@ -49,11 +49,12 @@ WARM_UP = (  # e2opt warm-up's registries in two processes of about the same com
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile every numba kernel once before the first test (in the one process that starts pytest-xdist's
-    workers): with a cold cache (a fresh clone, CI) each test process and each run it started compiled the
-    same kernels itself, ~115 of the suite's ~850 CPU s; the warm-up costs ~36, ~3 when the cache is warm."""
-    if hasattr(config, "workerinput"):
-        return
+    """Compile every numba kernel once before the first test when pytest-xdist runs the tests (in the one
+    process that starts its workers): with a cold cache (a fresh clone, CI) each test process and each run it
+    started compiled the same kernels itself, ~115 of the suite's ~850 CPU s; the warm-up costs ~36, ~3 when
+    the cache is warm. A run in one process (a file, the suite-time smoke) compiles only what its tests meet."""
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return  # one test process compiles each kernel once anyway: the first test that needs it writes the cache
     procs = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT) for code in WARM_UP]
     if any([proc.wait() for proc in procs]):  # both waited for, even when the first failed
         raise pytest.UsageError("the numba warm-up before the tests failed (its error is above)")

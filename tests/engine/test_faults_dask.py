@@ -18,9 +18,7 @@ from conftest import ROOT
 from e2opt.engine.events import read_events
 
 distributed = pytest.importorskip("distributed")
-# one xdist worker runs the whole module (the README's command has --dist loadgroup): its module-scoped cluster
-# and its per-config sweeps (made for every selected config) are then made once, not once per worker
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("dask")]
+pytestmark = pytest.mark.slow
 
 HOLES = ROOT / "config" / "sweeps" / "holes.yaml"
 RELAXED = ROOT / "config" / "sweeps" / "relaxed.yaml"
@@ -187,41 +185,41 @@ def dfs_limits(config: Path) -> list[str]:
     return ["construct.dfs.harvest.cpsat_s=1", "construct.dfs.harvest.repair_s=1"]
 
 
-@pytest.fixture(scope="module")
-def local_cluster():
-    """One LocalCluster of two one-thread worker processes for the per-config sweeps."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as started:
-        yield started.scheduler_address
+def config_sweep(config: Path, scheduler: str, folder: Path) -> str | None:
+    """A one-run sweep of a shipped config on the cluster at ``scheduler``; what went wrong, None if nothing."""
+    folder.mkdir()
+    spec = folder / "one.yaml"
+    spec.write_text(f"name: one\nbase: {config}\nseeds: 1\nset:\n  output.plots: false\n")
+    limits = ["stop.max_cpu_s=1", "stop.max_wall_s=30", *dfs_limits(config)]
+    proc, sweep_dir = sweep(
+        folder, spec, "--scheduler", scheduler, *(a for s in limits for a in ("--set", s))
+    )
+    if proc.returncode != 0:
+        return f"exit {proc.returncode}: {proc.stdout}{proc.stderr}"
+    found = list(results(sweep_dir).values())
+    if len(found) != 1:
+        return f"{len(found)} results"
+    if not found[0]["stop_reason"].startswith(("max_cpu_s", "max_wall_s", "max_iterations", "target_score")):
+        return f"stopped by {found[0]['stop_reason']}"
+    return None
 
 
-@pytest.fixture(scope="module")
-def config_sweeps(local_cluster, tmp_path_factory, request):
-    """One sweep per shipped config, AT_ONCE of them at a time on the shared cluster: while one sweep's client
-    starts or writes its folder, the cluster runs another's task (one after the other, most of a sweep's wall
-    time was its own process starting). Each test below waits for its config's sweep."""
+def test_every_shipped_config_runs_as_a_sweep_task_on_dask(tmp_path):
+    """All shipped configs in one test: they share one LocalCluster of two one-thread worker processes and
+    AT_ONCE sweeps are submitted together (one after the other, most of a sweep's wall time was its own process
+    starting). A test per config sharing a module's cluster needs its tests kept on one test process, which
+    pytest-xdist's ``--dist loadgroup`` no longer does with pytest 9.2 (pytest-xdist#1386): each test process
+    started the cluster and every sweep again."""
     from concurrent.futures import ThreadPoolExecutor
 
-    def one(config: Path) -> tuple[subprocess.CompletedProcess, Path]:
-        folder = tmp_path_factory.mktemp(config.stem)
-        spec = folder / "one.yaml"
-        spec.write_text(f"name: one\nbase: {config}\nseeds: 1\nset:\n  output.plots: false\n")
-        limits = ["stop.max_cpu_s=1", "stop.max_wall_s=30", *dfs_limits(config)]
-        return sweep(folder, spec, "--scheduler", local_cluster, *(a for s in limits for a in ("--set", s)))
-
-    chosen = [  # the configs whose test was selected (-k): no sweep runs for nothing
-        item.callspec.params["config"]
-        for item in request.session.items
-        if item.originalname == "test_every_shipped_config_runs_as_a_sweep_task_on_dask"
-    ]
-    with ThreadPoolExecutor(AT_ONCE) as pool:
-        yield {config.stem: pool.submit(one, config) for config in chosen}
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda path: path.stem)
-def test_every_shipped_config_runs_as_a_sweep_task_on_dask(config_sweeps, config):
-    proc, sweep_dir = config_sweeps[config.stem].result()
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    (result,) = results(sweep_dir).values()
-    assert result["stop_reason"].startswith(("max_cpu_s", "max_wall_s", "max_iterations", "target_score"))
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as c,
+        ThreadPoolExecutor(AT_ONCE) as pool,
+    ):
+        wrong = pool.map(
+            lambda config: config_sweep(config, c.scheduler_address, tmp_path / config.stem), CONFIGS
+        )
+        failed = {config.stem: what for config, what in zip(CONFIGS, wrong, strict=True) if what}
+    assert not failed, failed
