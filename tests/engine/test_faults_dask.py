@@ -4,6 +4,7 @@ Dask worker, and a Dask worker killed during a sweep. Bounded timeouts; every pr
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -16,6 +17,8 @@ import pytest
 from conftest import ROOT
 
 from e2opt.engine.events import read_events
+from e2opt.sweep import create_sweep, load_sweep, run_sweep
+from e2opt.sweep.loop import SweepOutcome
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow
@@ -74,9 +77,10 @@ class CommandLineCluster:
         for proc in [*self.workers, self.scheduler]:
             if proc.poll() is None:
                 proc.terminate()
+        deadline = time.monotonic() + 3  # a busy worker may take 10 s to close gracefully: the test is over
         for proc in [*self.workers, self.scheduler]:
             try:
-                proc.wait(10)
+                proc.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(10)
@@ -92,25 +96,43 @@ def cluster(tmp_path):
         started.close()
 
 
-def test_the_shipped_holes_sweep_runs_on_a_local_dask_cluster(tmp_path):
+@pytest.fixture(scope="module")
+def local_cluster():
+    """A LocalCluster of two one-thread worker processes, as ``e2opt sweep --executor dask`` starts one, shared
+    by the sweeps below, which run in the test process: the shipped configs are 12 and a sweep command costs
+    ~1.5 CPU s of start-up (``e2opt sweep`` starting its own cluster: tests/sweep/test_sweep.py)."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as started:
+        yield started.scheduler_address
+
+
+def sweep_here(spec: Path, runs: Path, scheduler: str, *sets: str) -> tuple[SweepOutcome, Path]:
+    """``e2opt sweep SPEC --seeds 1 --set SETS --runs-dir RUNS --scheduler SCHEDULER``, in this process."""
+    loaded = load_sweep(spec, sets, seeds="1")
+    sweep_dir = create_sweep(loaded, runs)
+    return run_sweep(loaded, sweep_dir, "dask", scheduler=scheduler, out=io.StringIO()), sweep_dir
+
+
+def test_the_shipped_holes_sweep_runs_on_a_local_dask_cluster(tmp_path, local_cluster):
     """Its base, config/eternity2.yaml, has run.workers: auto: each run is one worker, never processes in a
     daemonic Dask worker (that failed every run)."""
-    proc, sweep_dir = sweep(tmp_path, HOLES, "--set", "stop.max_cpu_s=0.5")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    outcome, sweep_dir = sweep_here(HOLES, tmp_path, local_cluster, "stop.max_cpu_s=0.5")
+    assert outcome.counts == {"done": 6} and not outcome.interrupted
     found = results(sweep_dir)
     assert len(found) == 6 and all(r["stop_reason"] == "max_cpu_s (0.5 s)" for r in found.values())
     assert all(len(r["workers"]) == 1 for r in found.values())
 
 
-def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path):
+def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path, local_cluster):
     small = [
         "construct.cpsat.time_limit_s=0.5",
         "construct.cpsat.fallback_time_limit_s=0.5",
         "construct.cpsat.num_workers=1",
-        "stop.max_iterations=300",
+        "stop.max_iterations=30",  # moves of config/eternity2.yaml's search on the real puzzle: ~100/s
     ]
-    proc, sweep_dir = sweep(tmp_path, RELAXED, *(arg for s in small for arg in ("--set", s)))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    outcome, sweep_dir = sweep_here(RELAXED, tmp_path, local_cluster, *small)
+    assert outcome.counts == {"done": 6} and not outcome.interrupted
     assert len(results(sweep_dir)) == 6
 
 
@@ -174,7 +196,6 @@ def test_a_killed_dask_worker_loses_no_run(tmp_path, cluster):
 
 
 CONFIGS = sorted((ROOT / "config").glob("*.yaml"))
-AT_ONCE = 4  # sweeps of the shipped configs submitted to the shared cluster together (2 workers run them)
 
 
 def dfs_limits(config: Path) -> list[str]:
@@ -185,41 +206,22 @@ def dfs_limits(config: Path) -> list[str]:
     return ["construct.dfs.harvest.cpsat_s=1", "construct.dfs.harvest.repair_s=1"]
 
 
-def config_sweep(config: Path, scheduler: str, folder: Path) -> str | None:
-    """A one-run sweep of a shipped config on the cluster at ``scheduler``; what went wrong, None if nothing."""
-    folder.mkdir()
-    spec = folder / "one.yaml"
-    spec.write_text(f"name: one\nbase: {config}\nseeds: 1\nset:\n  output.plots: false\n")
-    limits = ["stop.max_cpu_s=1", "stop.max_wall_s=30", *dfs_limits(config)]
-    proc, sweep_dir = sweep(
-        folder, spec, "--scheduler", scheduler, *(a for s in limits for a in ("--set", s))
-    )
-    if proc.returncode != 0:
-        return f"exit {proc.returncode}: {proc.stdout}{proc.stderr}"
-    found = list(results(sweep_dir).values())
-    if len(found) != 1:
-        return f"{len(found)} results"
-    if not found[0]["stop_reason"].startswith(("max_cpu_s", "max_wall_s", "max_iterations", "target_score")):
-        return f"stopped by {found[0]['stop_reason']}"
-    return None
-
-
-def test_every_shipped_config_runs_as_a_sweep_task_on_dask(tmp_path):
-    """All shipped configs in one test: they share one LocalCluster of two one-thread worker processes and
-    AT_ONCE sweeps are submitted together (one after the other, most of a sweep's wall time was its own process
-    starting). A test per config sharing a module's cluster needs its tests kept on one test process, which
-    pytest-xdist's ``--dist loadgroup`` no longer does with pytest 9.2 (pytest-xdist#1386): each test process
-    started the cluster and every sweep again."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as c,
-        ThreadPoolExecutor(AT_ONCE) as pool,
-    ):
-        wrong = pool.map(
-            lambda config: config_sweep(config, c.scheduler_address, tmp_path / config.stem), CONFIGS
-        )
-        failed = {config.stem: what for config, what in zip(CONFIGS, wrong, strict=True) if what}
+def test_every_shipped_config_runs_as_a_sweep_task_on_dask(tmp_path, local_cluster):
+    """One test for all shipped configs (a test per config would start the cluster again on each test process
+    that runs one); what went wrong with each config is listed."""
+    failed = {}
+    for config in CONFIGS:
+        spec = tmp_path / f"{config.stem}.yaml"
+        spec.write_text(f"name: one\nbase: {config}\nseeds: 1\nset:\n  output.plots: false\n")
+        limits = ["stop.max_cpu_s=0.3", "stop.max_wall_s=30", *dfs_limits(config)]
+        outcome, sweep_dir = sweep_here(spec, tmp_path / config.stem, local_cluster, *limits)
+        found = list(results(sweep_dir).values())
+        stops = [r["stop_reason"].split(" ")[0] for r in found]
+        if outcome.counts != {"done": 1} or stops[0] not in (
+            "max_cpu_s",
+            "max_wall_s",
+            "max_iterations",
+            "target_score",
+        ):
+            failed[config.stem] = (outcome.counts, stops, sweep_dir)
     assert not failed, failed
