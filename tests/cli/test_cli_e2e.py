@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import INSTANCES, SET1, default_signals, e2opt
+from conftest import INSTANCES, SET1, default_signals, e2opt, e2opt_here
 
 from e2opt.core.errors import E2optError
 from e2opt.engine import runfolder as run_module
@@ -57,19 +57,19 @@ def test_every_run_option_reaches_the_run(tmp_path):
     holes = stored["search"]["moves"]["assignment"]["holes"]  # stored in the new spelling of search.holes
     assert (stored["seed"], stored["name"], holes) == (7, "trial", 3)
     assert stored["stop"]["max_wall_s"] == 1.5
-    other = e2opt("run", config, "--seed", "8", "--max-runtime", "0.5", "--runs-dir", runs)
+    other = e2opt_here("run", config, "--seed", "8", "--max-runtime", "0.5", "--runs-dir", runs)
     assert other.returncode == 0 and "construction (random)" in other.stdout  # progress lines without --quiet
     assert {p.name.rsplit("_", 1)[1] for p in runs.iterdir()} == {"s7", "s8"}
 
 
 def test_resume_options_end_to_end(tmp_path):
     config = base_config(tmp_path, max_iterations=300)
-    assert e2opt("run", config, "--quiet").returncode == 0
+    assert e2opt_here("run", config, "--quiet").returncode == 0
     (run_dir,) = (tmp_path / "default_runs").iterdir()
     proc = e2opt("resume", run_dir, "--set", "stop.max_iterations=700", "--quiet")
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert json.loads((run_dir / "result.json").read_text())["iterations"] == 700
-    again = e2opt("resume", run_dir)
+    again = e2opt_here("resume", run_dir)
     assert again.returncode == 0 and "finished already" in again.stdout
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, TINY_BOARD, TINY_PUZZLE, default_signals, e2opt
+from conftest import ROOT, TINY_BOARD, TINY_PUZZLE, default_signals, e2opt, e2opt_here
 
 from e2opt.cli.exits import stop_code
 from e2opt.cli.main import main
@@ -127,7 +127,7 @@ def test_a_second_owner_is_refused_with_the_owners_pid_and_killed_owners_leave_n
     run_dir = wait_searching(tmp_path / "runs", proc, moves="assignment")
     assert owner(run_dir) == proc.pid
     assert run_report(run_dir, plots=False).splitlines()[0].endswith(f"running (pid {proc.pid})")
-    second = e2opt("resume", run_dir)
+    second = e2opt_here("resume", run_dir)
     assert second.returncode == 2 and second.stdout == ""
     assert second.stderr.strip().splitlines() == [
         f"e2opt: error: {run_dir}: another e2opt run (pid {proc.pid}) owns this folder; "
@@ -139,7 +139,7 @@ def test_a_second_owner_is_refused_with_the_owners_pid_and_killed_owners_leave_n
     proc.wait(30)
     assert owner(run_dir) is None  # the OS released the lock with the process
     assert "not finished: killed before its end" in run_report(run_dir, plots=False)
-    resumed = e2opt("resume", run_dir, "--set", "stop.max_wall_s=1", "--quiet")
+    resumed = e2opt_here("resume", run_dir, "--set", "stop.max_wall_s=1", "--quiet")
     assert resumed.returncode == 0, resumed.stderr  # nobody owns it now
 
 
@@ -240,32 +240,23 @@ def one_error_line(proc: subprocess.CompletedProcess, *parts: str) -> None:
         assert part in lines[0]
 
 
-def in_process(capsys, *args) -> subprocess.CompletedProcess:
-    """``e2opt ARGS`` run by main() in this process (fast), as a CompletedProcess."""
-    code = main([str(arg) for arg in args])
-    out, err = capsys.readouterr()
-    return subprocess.CompletedProcess(args, code, out, err)
-
-
-def test_a_named_pipe_as_puzzle_board_or_config_is_one_line_never_a_hang(tmp_path, tiny, fifo, capsys):
+def test_a_named_pipe_as_puzzle_board_or_config_is_one_line_never_a_hang(tmp_path, tiny, fifo):
     puzzle, board = tiny
     one_error_line(e2opt("verify", puzzle, fifo), "is a named pipe")  # hung forever before
-    one_error_line(in_process(capsys, "info", fifo), "is a named pipe, not a file")
-    one_error_line(in_process(capsys, "verify", fifo, board), "is a named pipe")
-    one_error_line(in_process(capsys, "render", puzzle, fifo, "-o", tmp_path / "x.svg"), "is a named pipe")
-    one_error_line(
-        in_process(capsys, "convert", fifo, "--to", "csv", "-o", tmp_path / "x.csv"), "is a named pipe"
-    )
-    one_error_line(in_process(capsys, "run", fifo), "is a named pipe")
+    one_error_line(e2opt_here("info", fifo), "is a named pipe, not a file")
+    one_error_line(e2opt_here("verify", fifo, board), "is a named pipe")
+    one_error_line(e2opt_here("render", puzzle, fifo, "-o", tmp_path / "x.svg"), "is a named pipe")
+    one_error_line(e2opt_here("convert", fifo, "--to", "csv", "-o", tmp_path / "x.csv"), "is a named pipe")
+    one_error_line(e2opt_here("run", fifo), "is a named pipe")
     config = tmp_path / "c.yaml"
     config.write_text(f"instance: {fifo}\n")
     # the config check: "no puzzle file at …/pipe.txt"
-    one_error_line(in_process(capsys, "run", config), "pipe.txt")
+    one_error_line(e2opt_here("run", config), "pipe.txt")
 
 
-def test_a_device_as_puzzle_is_one_line_without_reading_it(tmp_path, tiny, capsys):
-    one_error_line(in_process(capsys, "info", "/dev/zero"), "is a character device, not a file")
-    one_error_line(in_process(capsys, "verify", "/dev/zero", tiny[1]), "is a character device")
+def test_a_device_as_puzzle_is_one_line_without_reading_it(tmp_path, tiny):
+    one_error_line(e2opt_here("info", "/dev/zero"), "is a character device, not a file")
+    one_error_line(e2opt_here("verify", "/dev/zero", tiny[1]), "is a character device")
     with pytest.raises(UnreadableFile, match="character device"):
         read_user_text("/dev/urandom", 1)
 
@@ -283,7 +274,7 @@ def test_every_reader_drops_a_bom_and_reads_crlf_and_tabs_alike(tmp_path):
 
 def test_a_named_pipe_in_a_run_folder_is_skipped_not_read(tmp_path, hard):
     config = write_config(tmp_path, hard, workers=1, stop={"max_iterations": 300})
-    assert e2opt("run", config, "--quiet").returncode == 0
+    assert e2opt_here("run", config, "--quiet").returncode == 0
     run_dir = next((tmp_path / "runs").glob("*"))
     (run_dir / "checkpoint.prev").unlink(missing_ok=True)
     (run_dir / "checkpoint").unlink()
@@ -301,7 +292,7 @@ def test_a_named_pipe_in_a_run_folder_is_skipped_not_read(tmp_path, hard):
 
 def test_report_names_damaged_event_lines_and_a_resume_starts_a_fresh_line(tmp_path, hard):
     config = write_config(tmp_path, hard, workers=1, stop={"max_iterations": 300})
-    assert e2opt("run", config, "--quiet").returncode == 0
+    assert e2opt_here("run", config, "--quiet").returncode == 0
     run_dir = next((tmp_path / "runs").glob("*"))
     lines = (run_dir / "events.jsonl").read_text().splitlines(keepends=True)
     lines[1] = lines[1][:7] + "\n"  # a damaged line inside
@@ -332,7 +323,7 @@ def test_quiet_keeps_warnings_and_both_time_budgets_have_one_spelling(tmp_path):
     warned = read_puzzle(odd).warnings
     assert warned
     config = write_config(tmp_path, odd, workers=1, stop={"max_iterations": 50, "max_wall_s": None})
-    quiet = e2opt("run", config, "--quiet", "--max-wall-s", "30", "--max-cpu-s", "20")
+    quiet = e2opt_here("run", config, "--quiet", "--max-wall-s", "30", "--max-cpu-s", "20")
     assert quiet.returncode == 0, quiet.stderr
     assert f"warning: {warned[0]}" in quiet.stderr  # --quiet hides progress, not warnings
     assert "constructing" not in quiet.stdout
@@ -356,12 +347,12 @@ def test_constructing_lines_come_at_the_progress_cadence(tmp_path, hard):
     assert len(lines) >= 2 and lines[0].startswith("  worker 0 searcher  constructing")
 
 
-def test_resume_with_more_workers_goes_on_as_a_larger_team(tmp_path, hard, capsys):
+def test_resume_with_more_workers_goes_on_as_a_larger_team(tmp_path, hard):
     config = write_config(tmp_path, hard, workers=1, stop={"max_iterations": 300, "max_wall_s": None})
-    assert e2opt("run", config, "--quiet").returncode == 0
+    assert e2opt_here("run", config, "--quiet").returncode == 0
     run_dir = next((tmp_path / "runs").glob("*"))
     one_error_line(  # the refusals in this process (fast); the runs in their own
-        in_process(capsys, "resume", run_dir, "--workers", "0", "--set", "stop.max_iterations=900"),
+        e2opt_here("resume", run_dir, "--workers", "0", "--set", "stop.max_iterations=900"),
         "at least 1",
     )
     grown = e2opt("resume", run_dir, "--workers", "2", "--set", "stop.max_iterations=900", "--quiet")
@@ -369,7 +360,7 @@ def test_resume_with_more_workers_goes_on_as_a_larger_team(tmp_path, hard, capsy
     result = json.loads((run_dir / "result.json").read_text())
     assert [w["worker"] for w in result["workers"]] == [0, 1]
     assert any(e["event"] == "workers_added" for e in read_events(run_dir))
-    shrink = in_process(capsys, "resume", run_dir, "--workers", "1", "--set", "stop.max_iterations=2000")
+    shrink = e2opt_here("resume", run_dir, "--workers", "1", "--set", "stop.max_iterations=2000")
     one_error_line(shrink, "this run has 2 workers")
 
 

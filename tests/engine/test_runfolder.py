@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import e2opt
+from conftest import e2opt_here
 from helpers import one_error_line
 from test_run import SMALL, config_file
 
@@ -51,7 +51,7 @@ def users_folder(tmp_path: Path) -> Path:
 )
 def test_a_folder_e2opt_did_not_make_is_refused_and_left_byte_identical(users_folder, command):
     before = snapshot(users_folder)
-    line = one_error_line(e2opt(*command, users_folder))
+    line = one_error_line(e2opt_here(*command, users_folder))
     assert "not an e2opt" in line and "nothing was changed" in line
     assert snapshot(users_folder) == before
     assert sorted(p.name for p in users_folder.iterdir()) == ["best.board", "config.yaml", "result.json"]
@@ -62,7 +62,7 @@ def test_run_and_sweep_folders_carry_their_marker(tmp_path):
     run_dir = Path(result.run_dir)
     assert marker_kind(run_dir) == "run"
     assert json.loads((run_dir / MARKER).read_text())["format"] == 1
-    line = one_error_line(e2opt("sweep", "--resume", run_dir))
+    line = one_error_line(e2opt_here("sweep", "--resume", run_dir))
     assert "is an e2opt run folder, not a sweep folder" in line
 
 
@@ -70,11 +70,11 @@ def test_resuming_a_finished_run_says_so_and_changes_nothing(tmp_path):
     result = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 400})))
     run_dir = Path(result.run_dir)
     before = snapshot(run_dir)
-    proc = e2opt("resume", run_dir, "--quiet")
+    proc = e2opt_here("resume", run_dir, "--quiet")
     assert proc.returncode == 0 and "finished already" in proc.stdout and proc.stderr == ""
     assert snapshot(run_dir) == before
     assert json.loads((run_dir / "result.json").read_text())["moves_per_s"] > 0
-    line = one_error_line(e2opt("resume", run_dir, "--quiet", "--set", "stop.max_iterations=100"))
+    line = one_error_line(e2opt_here("resume", run_dir, "--quiet", "--set", "stop.max_iterations=100"))
     assert "--set stop.max_iterations=100: the run is already past it" in line
     assert snapshot(run_dir) == before
 
@@ -87,7 +87,7 @@ def test_a_run_folder_keeps_its_puzzle_so_report_and_resume_work_after_the_origi
     run_dir = Path(result.run_dir)
     assert (run_dir / "inputs" / SMALL.name).read_bytes() == SMALL.read_bytes()
     moved.unlink()
-    proc = e2opt("report", run_dir)
+    proc = e2opt_here("report", run_dir)
     assert proc.returncode == 0, proc.stderr
     assert f"best {result.best_score}/" in proc.stdout
     resumed = resume_run(run_dir, overrides=("stop.max_iterations=600",))
@@ -123,11 +123,11 @@ def test_a_run_folder_from_before_markers_is_adopted_by_its_own_files(tmp_path):
 def test_a_folder_whose_events_were_not_written_by_e2opt_is_not_adopted(users_folder):
     (users_folder / "events.jsonl").write_text('{"event": "something else"}\n')
     before = snapshot(users_folder)
-    assert "not an e2opt run folder" in one_error_line(e2opt("resume", users_folder))
+    assert "not an e2opt run folder" in one_error_line(e2opt_here("resume", users_folder))
     assert snapshot(users_folder) == before
 
 
 def test_missing_or_plain_file_run_dir(tmp_path):
-    assert "no such folder" in one_error_line(e2opt("report", tmp_path / "nope"))
+    assert "no such folder" in one_error_line(e2opt_here("report", tmp_path / "nope"))
     (tmp_path / "f").write_text("x")
-    assert "not a folder" in one_error_line(e2opt("resume", tmp_path / "f"))
+    assert "not a folder" in one_error_line(e2opt_here("resume", tmp_path / "f"))
