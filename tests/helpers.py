@@ -12,10 +12,12 @@ from conftest import TINY_BOARD, TINY_PUZZLE
 from e2opt.engine.config import RunConfig
 
 
-def one_error_line(proc) -> str:
+def one_error_line(proc, *parts: str) -> str:
+    """The one ``e2opt: error:`` line of a command that exited 2; it holds every one of ``parts``."""
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1 and lines[0].startswith("e2opt: error: "), proc.stderr
     assert "Traceback" not in proc.stderr
+    assert all(part in lines[0] for part in parts), lines[0]
     return lines[0]
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import ROOT, TINY_BOARD, TINY_PUZZLE, default_signals, e2opt, e2opt_here
+from helpers import one_error_line
 
 from e2opt.cli.exits import stop_code
 from e2opt.cli.main import main
@@ -231,13 +232,6 @@ def fifo(tmp_path: Path) -> Path:
     path = tmp_path / "pipe.txt"
     os.mkfifo(path)
     return path
-
-
-def one_error_line(proc: subprocess.CompletedProcess, *parts: str) -> None:
-    lines = proc.stderr.strip().splitlines()
-    assert proc.returncode == 2 and len(lines) == 1 and lines[0].startswith("e2opt: error: "), proc.stderr
-    for part in parts:
-        assert part in lines[0]
 
 
 def test_a_named_pipe_as_puzzle_board_or_config_is_one_line_never_a_hang(tmp_path, tiny, fifo):

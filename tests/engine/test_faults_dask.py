@@ -28,19 +28,6 @@ RELAXED = ROOT / "config" / "sweeps" / "relaxed.yaml"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
-def sweep(
-    tmp_path: Path, spec: Path, *extra: str, timeout: float = 240
-) -> tuple[subprocess.CompletedProcess, Path]:
-    """``e2opt sweep SPEC --executor dask --seeds 1 EXTRA`` into tmp_path/sweeps; its output and sweep folder."""
-    runs = tmp_path / "sweeps"
-    command = [sys.executable, "-m", "e2opt", "sweep", str(spec), "--executor", "dask", "--seeds", "1"]
-    proc = subprocess.run(
-        [*command, "--runs-dir", str(runs), *extra], capture_output=True, text=True, timeout=timeout, env=ENV
-    )
-    folders = list(runs.glob("*")) if runs.is_dir() else []
-    return proc, (folders[0] if folders else runs)
-
-
 def results(sweep_dir: Path) -> dict[str, dict]:
     """Each run's result.json, by run id."""
     return {p.parent.name: json.loads(p.read_text()) for p in sweep_dir.glob("*/result.json")}
@@ -143,10 +130,8 @@ def test_a_command_line_cluster_runs_a_sweep_of_two_worker_runs(tmp_path, cluste
     """Each run keeps its two workers: its task secedes and submits its rounds to the same cluster. With two
     workers the base config's roles make one a dfs producer: its completions are capped as above."""
     sets = ["stop.max_cpu_s=0.5", "run.workers=2", *dfs_limits(HOLES.parent.parent / "eternity2.yaml")]
-    proc, sweep_dir = sweep(
-        tmp_path, HOLES, "--scheduler", cluster.address, *(a for s in sets for a in ("--set", s))
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    outcome, sweep_dir = sweep_here(HOLES, tmp_path, cluster.address, *sets)
+    assert outcome.counts == {"done": 6} and not outcome.interrupted
     found = results(sweep_dir)
     assert len(found) == 6 and all(len(r["workers"]) == 2 for r in found.values())
     for run_id in found:
