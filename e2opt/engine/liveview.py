@@ -20,7 +20,7 @@ from .events import EventLog, read_events
 from .progress import Progress, format_clock
 
 ROLE_NAMES = {"worker": "searcher"}  # a run without roles: every worker searches
-DFS_KEYS = (("call_placed", "placed"), ("nodes_per_s", "nodes_per_s"))  # construction info -> event field
+DFS_KEYS = (("call_placed", "placed"), ("nodes_per_s", "nodes_per_s"), ("repeats", "repeats"))  # info -> event
 
 
 def worker_plan(team: Any) -> dict[str, Any]:
@@ -32,7 +32,8 @@ def worker_plan(team: Any) -> dict[str, Any]:
 
 
 def dfs_figures(info: dict[str, Any]) -> dict[str, Any]:
-    """A DFS construction's depth reached (cells placed) and nodes per CPU s, as a "produced" event names them."""
+    """A DFS construction's depth reached (cells placed), nodes per CPU s and completions thrown away because
+    they repeated a board made before, as a "produced" event names them."""
     return {name: info[key] for key, name in DFS_KEYS if key in info}
 
 

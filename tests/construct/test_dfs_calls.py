@@ -8,7 +8,8 @@ import time
 import numpy as np
 import pytest
 
-from e2opt.construct.dfs.build import COMPLETED, build_dfs, dfs_limit
+from e2opt.construct.dfs import build
+from e2opt.construct.dfs.build import COMPLETED, MAX_REPEATS, _chosen, build_dfs, dfs_limit, read_completed
 from e2opt.construct.dfs.complete import completion_cost
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
 from e2opt.construct.dfs.harvest import make_entry
@@ -110,8 +111,75 @@ def test_repeated_calls_on_one_folder_never_complete_a_board_twice(tmp_path):
         seen |= set(info["completed"])
         pool = (tmp_path / "harvest" / "pool.jsonl").read_text().splitlines()
         assert not {json.loads(line)["key"] for line in pool} & seen  # completed boards leave the pool
-        assert set(json.loads((tmp_path / "harvest" / COMPLETED).read_text())) == seen
+        assert read_completed(tmp_path / "harvest").partials == seen
     assert len(seen) >= 8
+
+
+def _entry(board):
+    """The harvest entry of a board (partial or complete), keyed as the construction keys it."""
+    return make_entry(np.where(board.piece >= 0, board.piece * 4 + board.rot, -1), 0)
+
+
+def _key(board) -> str:
+    return _entry(board).key
+
+
+def test_a_completion_that_repeats_a_board_made_before_is_replaced_by_the_next_partial(tmp_path, monkeypatch):
+    """Sibling partials of one DFS subtree often repair to the same board: such a completion does not count,
+    the next partial is completed instead (at most MAX_REPEATS times a call), and the boards are remembered
+    across calls on the folder."""
+    p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
+    cfg = _cfg(
+        scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(), node_budget=300_000,
+        harvest=HarvestConfig(min_placed=31, pool_size=50, complete=1, cpsat_s=0.5, repair_s=0.05),
+    )  # fmt: skip
+    real, first, same = build.complete, [], [0]  # same[0]: completions still to answer with the first board
+
+    def complete(*args, **kwargs):
+        board, info = real(*args, **kwargs)
+        if first and same[0] > 0:
+            same[0] -= 1
+            return first[0].copy(), {**info, "score": score(p, first[0])}
+        return board, info
+
+    monkeypatch.setattr(build, "complete", complete)
+    board, info = build_dfs(p, cfg, np.random.default_rng(0), None, tmp_path, _dfs_chunks(1))
+    first.append(board)
+    assert info["repeats"] == 0 and len(info["completed"]) == 1
+    same[0] = 2  # the next call's first two completions repeat the first board
+    board, info = build_dfs(p, cfg, np.random.default_rng(1), None, tmp_path, _dfs_chunks(1))
+    _assert_full_and_valid(p, board)
+    assert info["repeats"] == 2 and len(info["completed"]) == 3 and not info["completion"]["repeated"]
+    assert _key(board) != _key(first[0])
+    same[0] = 100  # every completion repeats: 1 + MAX_REPEATS completions, then the board as it is
+    board, info = build_dfs(p, cfg, np.random.default_rng(2), None, tmp_path, _dfs_chunks(1))
+    assert _key(board) == _key(first[0]) and info["completion"]["repeated"]
+    assert info["repeats"] == len(info["completed"]) == 1 + MAX_REPEATS
+    done = read_completed(tmp_path / "harvest")
+    assert len(done.partials) == 2 + MAX_REPEATS + 3 and len(done.boards) == 2  # the first board, the new one
+
+
+def test_a_list_of_partials_written_before_boards_were_recorded_still_reads(tmp_path):
+    (tmp_path / COMPLETED).write_text(json.dumps(["a", "b"]))
+    done = read_completed(tmp_path)
+    assert done.partials == {"a", "b"} and done.boards == set()
+
+
+def test_the_deepest_partial_is_not_chosen_again_once_completed():
+    """A resumed DFS visits again the nodes since its checkpoint, so a call's deepest partial may be one an
+    earlier call completed: it is skipped while fresh partials remain, and chosen only when none is left."""
+    p = generate(6, 6, 3, 4, 3, hints=1, recolour=6)[0]
+    cfg = _cfg(scale_from=None, teeth=3, breaks=(), quota=(), node_budget=200_000,
+               harvest=HarvestConfig(min_placed=20, complete=2))  # fmt: skip
+    run = _run(p, cfg, 0)
+    run.run(max_nodes=100_000)
+    deepest = _entry(run.dfs.board(run.call_codes))
+    ranked = run.pool.ranked()
+    done = {e.key for e in ranked if e.placed >= deepest.placed} | {deepest.key}
+    fresh = [e.key for e in ranked if e.key not in done][:3]
+    assert fresh  # shallower than the deepest: before, the deepest went first although completed
+    assert [key for key, _ in _chosen(p, run, 3, done)] == fresh
+    assert [key for key, _ in _chosen(p, run, 3, done | {e.key for e in ranked})] == [deepest.key]
 
 
 def test_a_call_with_nothing_new_harvested_completes_its_own_deepest_partial(tmp_path):

@@ -6,9 +6,12 @@ state and resolved recipe (``recipe.json``: a derived recipe's pilot runs once p
 ``RUN_DIR/harvest`` (longrun.py). When the DFS ends, the best ``harvest.complete`` boards of the pool not
 completed by an earlier call on the same folder (and the deepest partial board this call reached, if
 deeper than all of them or if there is none) are completed and repaired (complete.py); the best result is
-the construction's board. The keys of completed boards go to ``completed.json`` in the folder
-(atomically, after each completion), so calls made again and again on one folder (a producer continuing
-the DFS for hours) never complete a board twice. The DFS stops early on a perfect board.
+the construction's board. The keys of completed partials, and of the boards their completions gave, go to
+``completed.json`` in the folder (atomically, after each completion), so calls made again and again on one
+folder (a producer continuing the DFS for hours) never complete a partial twice, and a completion that gives
+a board made before (sibling partials of one DFS subtree often repair to the same board: a third of the
+night run's completions did) does not count: the next partial is completed instead, at most
+``MAX_REPEATS`` times a call. The DFS stops early on a perfect board.
 
 Without a deadline the completions' CPU (at most ``complete`` x (2 ``cpsat_s`` + ``repair_s``)) comes on
 top of ``time_limit_s``. With one, pilot, DFS and completions keep within it: the DFS stops early enough
@@ -22,6 +25,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +45,7 @@ from .rules import Recipe
 
 COMPLETED = "completed.json"
 RECIPE = "recipe.json"
+MAX_REPEATS = 4  # completions a call may throw away because they repeat a board made before
 
 
 def resolve(
@@ -90,25 +95,43 @@ def dfs_limit(cfg: DfsConfig, deadline_s: float | None, spent_s: float) -> float
     return max(0.0, min(own, deadline_s - reserve - spent_s))
 
 
-def read_completed(folder: Path | None) -> set[str]:
-    """Keys of the boards completed by earlier calls on the folder (none without a folder)."""
+@dataclass
+class Completed:
+    """What earlier calls on a folder completed: the partials' keys and their boards' keys."""
+
+    partials: set[str] = field(default_factory=set)
+    boards: set[str] = field(default_factory=set)
+
+    def save(self, folder: Path | None) -> None:
+        if folder is not None:
+            data = {"partials": sorted(self.partials), "boards": sorted(self.boards)}
+            atomic_write_text(folder / COMPLETED, json.dumps(data))
+
+
+def read_completed(folder: Path | None) -> Completed:
+    """What calls on the folder completed before (nothing without a folder). A file written before the
+    boards were recorded is a list of the partials' keys."""
     if folder is None or not (folder / COMPLETED).exists():
-        return set()
+        return Completed()
     try:
-        return set(json.loads((folder / COMPLETED).read_text(encoding="utf-8")))
+        data = json.loads((folder / COMPLETED).read_text(encoding="utf-8"))
     except ValueError:  # atomic writes make this unreachable short of a hand edit; start afresh then
-        return set()
+        return Completed()
+    if isinstance(data, list):
+        return Completed(set(data))
+    return Completed(set(data.get("partials", [])), set(data.get("boards", [])))
 
 
-def _chosen(puzzle: Puzzle, run: LongRun, cfg: DfsConfig, done: set[str]) -> list[tuple[str, Board]]:
-    """The boards to complete: the pool's best not completed before, and this call's deepest partial
-    first if deeper than all of them or if there is none."""
-    n = max(cfg.harvest.complete, 1)
+def _chosen(puzzle: Puzzle, run: LongRun, n: int, done: set[str]) -> list[tuple[str, Board]]:
+    """Up to n boards to complete, best first: the pool's best not completed before, and this call's deepest
+    partial first if it was not completed before and is deeper than all of them (or the only one left)."""
     fresh = [e for e in run.pool.ranked() if e.key not in done][:n]
     deepest = run.dfs.board(run.call_codes)
     entry = make_entry(np.where(deepest.piece >= 0, deepest.piece * 4 + deepest.rot, -1), 0)
     out = [(e.key, _board(puzzle, e)) for e in fresh]
-    if entry.key not in {e.key for e in fresh} and (not fresh or entry.placed > fresh[0].placed):
+    if not fresh or (
+        entry.key not in done and entry.key not in {e.key for e in fresh} and entry.placed > fresh[0].placed
+    ):
         out.insert(0, (entry.key, deepest))
     return out[:n]
 
@@ -145,25 +168,31 @@ def build_dfs(
     summary = run.run(cpu_s=run.cpu_before + limit, stop=stop, tick=tick)
     run.pool.close()
     done = read_completed(folder)
-    chosen = _chosen(puzzle, run, cfg, done)
-    best, best_info, completed = None, {}, []
-    for i, (key, partial) in enumerate(chosen):
+    wanted = max(cfg.harvest.complete, 1)
+    chosen = _chosen(puzzle, run, wanted + MAX_REPEATS, done.partials)
+    best, best_info, completed, new, repeats = None, {}, [], 0, 0
+    for key, partial in chosen:
+        if new == wanted:
+            break
         if best is not None and (best_info["score"] == puzzle.max_score or (stop is not None and stop())):
             break  # a perfect board, or asked to stop: one completed board is what a construction must return
         share = None
         if deadline_s is not None:
-            share = (deadline_s - (time.process_time() - began)) / (len(chosen) - i)
+            share = (deadline_s - (time.process_time() - began)) / (wanted - new)
             if share <= 0 and best is not None:
                 break
         if stop is not None and stop():
             share = 0.0  # asked to stop: the holes filled by the assignment alone, no CP-SAT, no repair
         board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share, stop=stop, order=run.dfs.order)
+        made = make_entry(board.piece * 4 + board.rot, 0).key
+        repeated = made in done.boards
+        new, repeats = new + (not repeated), repeats + repeated
         completed.append(key)
-        done.add(key)
-        if folder is not None:
-            atomic_write_text(folder / COMPLETED, json.dumps(sorted(done)))
-        if best is None or info["score"] > best_info["score"]:
-            best, best_info = board, info
+        done.partials.add(key)
+        done.boards.add(made)
+        done.save(folder)
+        if best is None or (not repeated, info["score"]) > (not best_info["repeated"], best_info["score"]):
+            best, best_info = board, {**info, "repeated": repeated}
     run.pool.retire(completed)  # completed.json first: a kill in between only leaves them to be skipped
     run.pool.compact()
     run.pool.close()
@@ -184,6 +213,7 @@ def build_dfs(
         "dfs_cpu_s": round(summary.call_cpu_s, 3),
         "dfs_limit_s": round(limit, 3),
         "completed": completed,
+        "repeats": repeats,
         "completion": best_info,
         "cpu_s": round(time.process_time() - began, 3),
     }

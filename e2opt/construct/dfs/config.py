@@ -49,7 +49,8 @@ class HarvestConfig:
     (Blackwood's 248 on 16x16, scaled by cells elsewhere; the pilot's depth for derived recipes).
     ``margin``: complete boards within that many joins of the best complete board found. ``complete``:
     the best harvested partials completed (holes filled, then ``repair_s`` CPU s of tabu search) when
-    the construction ends; at least one board is always completed. ``beam_width``: a beam along the
+    the construction ends; at least one board is always completed, and a completion that gives a board made
+    before on the same folder does not count (build.py). ``beam_width``: a beam along the
     fill order also completes each partial (the better fill is kept; 0: off).
     """
 
