@@ -20,7 +20,8 @@ from .events import EventLog, read_events
 from .progress import Progress, format_clock
 
 ROLE_NAMES = {"worker": "searcher"}  # a run without roles: every worker searches
-DFS_KEYS = (("call_placed", "placed"), ("nodes_per_s", "nodes_per_s"), ("repeats", "repeats"))  # info -> event
+# construction info -> "produced" event field
+DFS_KEYS = (("call_placed", "placed"), ("nodes_per_s", "nodes_per_s"), ("repeats", "repeats"))
 
 
 def worker_plan(team: Any) -> dict[str, Any]:
