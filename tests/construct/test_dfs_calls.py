@@ -12,7 +12,7 @@ from e2opt.construct.dfs import build
 from e2opt.construct.dfs.build import COMPLETED, MAX_REPEATS, _chosen, build_dfs, dfs_limit, read_completed
 from e2opt.construct.dfs.complete import completion_cost
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
-from e2opt.construct.dfs.harvest import make_entry
+from e2opt.construct.dfs.harvest import board_entry, make_entry
 from e2opt.construct.dfs.longrun import LongRun
 from e2opt.construct.dfs.recipes import preset_recipe
 from e2opt.construct.warm import warm_constructions
@@ -115,13 +115,8 @@ def test_repeated_calls_on_one_folder_never_complete_a_board_twice(tmp_path):
     assert len(seen) >= 8
 
 
-def _entry(board):
-    """The harvest entry of a board (partial or complete), keyed as the construction keys it."""
-    return make_entry(np.where(board.piece >= 0, board.piece * 4 + board.rot, -1), 0)
-
-
 def _key(board) -> str:
-    return _entry(board).key
+    return board_entry(board).key
 
 
 def test_a_completion_that_repeats_a_board_made_before_is_replaced_by_the_next_partial(tmp_path, monkeypatch):
@@ -173,7 +168,7 @@ def test_the_deepest_partial_is_not_chosen_again_once_completed():
                harvest=HarvestConfig(min_placed=20, complete=2))  # fmt: skip
     run = _run(p, cfg, 0)
     run.run(max_nodes=100_000)
-    deepest = _entry(run.dfs.board(run.call_codes))
+    deepest = board_entry(run.dfs.board(run.call_codes))
     ranked = run.pool.ranked()
     done = {e.key for e in ranked if e.placed >= deepest.placed} | {deepest.key}
     fresh = [e.key for e in ranked if e.key not in done][:3]

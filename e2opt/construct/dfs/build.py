@@ -21,11 +21,10 @@ settings), and each completion is given an equal share of what is left (``dfs_li
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +36,7 @@ from ...core.puzzle import Puzzle
 from ..ticks import Ticks
 from .complete import complete, completion_cost
 from .config import DfsConfig
-from .harvest import Entry, make_entry
+from .harvest import Entry, board_entry
 from .longrun import LongRun
 from .pilot import calibrate
 from .recipes import describe, preset_recipe, recipe_name
@@ -74,7 +73,7 @@ def resolve(
         recipe, report, start = preset_recipe(cfg, puzzle, name), {}, None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-        data = {"section": wanted, "recipe": dataclasses.asdict(recipe), "report": report}
+        data = {"section": wanted, "recipe": asdict(recipe), "report": report}
         atomic_write_text(folder / RECIPE, json.dumps(data, indent=1))
     return recipe, report, start
 
@@ -127,7 +126,7 @@ def _chosen(puzzle: Puzzle, run: LongRun, n: int, done: set[str]) -> list[tuple[
     partial first if it was not completed before and is deeper than all of them (or the only one left)."""
     fresh = [e for e in run.pool.ranked() if e.key not in done][:n]
     deepest = run.dfs.board(run.call_codes)
-    entry = make_entry(np.where(deepest.piece >= 0, deepest.piece * 4 + deepest.rot, -1), 0)
+    entry = board_entry(deepest)
     out = [(e.key, _board(puzzle, e)) for e in fresh]
     if not fresh or (
         entry.key not in done and entry.key not in {e.key for e in fresh} and entry.placed > fresh[0].placed
@@ -170,8 +169,9 @@ def build_dfs(
     done = read_completed(folder)
     wanted = max(cfg.harvest.complete, 1)
     chosen = _chosen(puzzle, run, wanted + MAX_REPEATS, done.partials)
-    best, best_info, completed, new, repeats = None, {}, [], 0, 0
+    best, best_info, completed, repeats = None, {}, [], 0
     for key, partial in chosen:
+        new = len(completed) - repeats
         if new == wanted:
             break
         if best is not None and (best_info["score"] == puzzle.max_score or (stop is not None and stop())):
@@ -184,9 +184,9 @@ def build_dfs(
         if stop is not None and stop():
             share = 0.0  # asked to stop: the holes filled by the assignment alone, no CP-SAT, no repair
         board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share, stop=stop, order=run.dfs.order)
-        made = make_entry(board.piece * 4 + board.rot, 0).key
+        made = board_entry(board).key
         repeated = made in done.boards
-        new, repeats = new + (not repeated), repeats + repeated
+        repeats += repeated
         completed.append(key)
         done.partials.add(key)
         done.boards.add(made)

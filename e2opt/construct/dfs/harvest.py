@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.board import Board
 from ...core.fsutil import atomic_write_text
 
 
@@ -57,6 +58,11 @@ def make_entry(cells: np.ndarray, joins: int) -> Entry:
     key = hashlib.sha1(flat.tobytes()).hexdigest()[:20]
     placed = int((flat >= 0).sum())
     return Entry(key, placed, int(joins), placed == len(flat), tuple(int(x) for x in flat))
+
+
+def board_entry(board: Board, joins: int = 0) -> Entry:
+    """The entry of a board, partial or complete (its key is the one the pool and ``completed.json`` use)."""
+    return make_entry(np.where(board.piece >= 0, board.piece * 4 + board.rot, -1), joins)
 
 
 class Pool:

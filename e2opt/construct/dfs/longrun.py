@@ -24,7 +24,7 @@ from ...core.puzzle import Puzzle
 from ...fill.order import make_order
 from . import kernel as k
 from .config import HarvestConfig
-from .harvest import Pool, make_entry
+from .harvest import Pool, board_entry
 from .rules import Recipe, make_rules
 from .search import Dfs, Found
 
@@ -110,9 +110,7 @@ class LongRun:
         placed = len(found.codes) + len(self.puzzle.hints)
         if self.pool.count(placed, found.joins, found.complete):
             board = self.dfs.board(found.codes)
-            self.pool.add(
-                make_entry(np.where(board.piece >= 0, board.piece * 4 + board.rot, -1), found.joins)
-            )
+            self.pool.add(board_entry(board, found.joins))
 
     def run(
         self,
