@@ -1,0 +1,82 @@
+"""Boards a run's producers made, new and repeated, per hour of the run (the table in docs/pipeline.md).
+
+python benchmarks/repeats_per_hour.py RUN_DIR [--hours 1]
+
+A producer keeps every board it hands over, in order, in ``worker<i>/produced/NNNNNN.board``; the run counts
+a board once, by its key, so only a board's first copy has a ``produced`` event in ``events.jsonl``. The k-th
+new board of a worker is its k-th ``produced`` event, whose ``wall_s`` places it in an hour; a repeat is
+placed at the wall time of the next new board of its worker (it was made before that one), or of the
+worker's last event when no new board follows. ``thrown`` counts the completions thrown away as repeats
+inside a call (the events' ``repeats``, since commit 38b442b), which never reach ``produced/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from e2opt.construct.dfs.harvest import board_entry
+from e2opt.core.formats.read import read_board
+
+
+def produced_events(run_dir: Path) -> dict[int, list[dict]]:
+    """The ``produced`` events of each worker, in order."""
+    events: dict[int, list[dict]] = defaultdict(list)
+    with open(run_dir / "events.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            event = json.loads(line)
+            if event.get("event") == "produced":
+                events[int(event["worker"])].append(event)
+    return events
+
+
+def made_boards(run_dir: Path, worker: int) -> list[bool]:
+    """True for each board of the worker's ``produced/`` folder, in order, that no earlier one equals."""
+    seen: set[str] = set()
+    new = []
+    for path in sorted((run_dir / f"worker{worker}" / "produced").glob("*.board")):
+        key = board_entry(read_board(path)).key
+        new.append(key not in seen)
+        seen.add(key)
+    return new
+
+
+def per_hour(run_dir: Path, hours: float) -> dict[int, list[int]]:
+    """Per hour index: [boards made, repeats handed over, completions thrown away]."""
+    rows: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for worker, events in produced_events(run_dir).items():
+        flags = made_boards(run_dir, worker)
+        if sum(flags) != len(events):
+            raise SystemExit(
+                f"worker{worker}: {sum(flags)} new boards in produced/ but {len(events)} produced events"
+            )
+        k = 0
+        for is_new in flags:
+            event = events[min(k, len(events) - 1)]
+            row = rows[int(event["wall_s"] // (3600 * hours))]
+            row[0] += 1
+            row[1] += not is_new
+            k += is_new
+        for event in events:
+            rows[int(event["wall_s"] // (3600 * hours))][2] += int(event.get("repeats", 0))
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run_dir", type=Path)
+    ap.add_argument("--hours", type=float, default=1.0, help="width of a row in hours")
+    args = ap.parse_args()
+    rows = per_hour(args.run_dir, args.hours)
+    print("| hour | boards made | repeats handed over | new (counted) | completions thrown away |")
+    print("|---|---|---|---|---|")
+    for index in sorted(rows):
+        made, repeats, thrown = rows[index]
+        span = f"{index * args.hours:g}-{(index + 1) * args.hours:g} h"
+        print(f"| {span} | {made} | {repeats} | {made - repeats} | {thrown} |")
+
+
+if __name__ == "__main__":
+    main()
