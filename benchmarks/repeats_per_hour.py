@@ -6,8 +6,9 @@ A producer keeps every board it hands over, in order, in ``worker<i>/produced/NN
 a board once, by its key, so only a board's first copy has a ``produced`` event in ``events.jsonl``. The k-th
 new board of a worker is its k-th ``produced`` event, whose ``wall_s`` places it in an hour; a repeat is
 placed at the wall time of the next new board of its worker (it was made before that one), or of the
-worker's last event when no new board follows. ``thrown`` counts the completions thrown away as repeats
-inside a call (the events' ``repeats``, since commit 38b442b), which never reach ``produced/``.
+worker's last event when no new board follows. Since commit 38b442b a call throws away a completion that
+repeats a board made before on the folder and completes the next partial (at most 4 times); the board's
+``.json`` counts them (``repeats``, the handed-over board included when it is a repeat too): "thrown away".
 """
 
 from __future__ import annotations
@@ -32,35 +33,38 @@ def produced_events(run_dir: Path) -> dict[int, list[dict]]:
     return events
 
 
-def made_boards(run_dir: Path, worker: int) -> list[bool]:
-    """True for each board of the worker's ``produced/`` folder, in order, that no earlier one equals."""
+def made_boards(run_dir: Path, worker: int) -> list[tuple[bool, int]]:
+    """Per board of the worker's ``produced/`` folder, in order: whether no earlier one equals it, and the
+    completions its call threw away as repeats."""
     seen: set[str] = set()
-    new = []
+    made = []
     for path in sorted((run_dir / f"worker{worker}" / "produced").glob("*.board")):
         key = board_entry(read_board(path)).key
-        new.append(key not in seen)
+        info = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        thrown = int(info.get("repeats", 0)) - int(bool(info.get("completion", {}).get("repeated")))
+        made.append((key not in seen, thrown))
         seen.add(key)
-    return new
+    return made
 
 
 def per_hour(run_dir: Path, hours: float) -> dict[int, list[int]]:
     """Per hour index: [boards made, repeats handed over, completions thrown away]."""
     rows: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
     for worker, events in produced_events(run_dir).items():
-        flags = made_boards(run_dir, worker)
-        if sum(flags) != len(events):
+        made = made_boards(run_dir, worker)
+        new = sum(is_new for is_new, _ in made)
+        if new != len(events):
             raise SystemExit(
-                f"worker{worker}: {sum(flags)} new boards in produced/ but {len(events)} produced events"
+                f"worker{worker}: {new} new boards in produced/ but {len(events)} produced events"
             )
         k = 0
-        for is_new in flags:
+        for is_new, thrown in made:
             event = events[min(k, len(events) - 1)]
             row = rows[int(event["wall_s"] // (3600 * hours))]
             row[0] += 1
             row[1] += not is_new
+            row[2] += thrown
             k += is_new
-        for event in events:
-            rows[int(event["wall_s"] // (3600 * hours))][2] += int(event.get("repeats", 0))
     return rows
 
 
