@@ -167,6 +167,20 @@ def runs_folder_and_hard_puzzle(tmp: Path) -> None:
     write_puzzle(generate(6, 6, 3, 5, 3, recolour=8)[0], tmp / "hard.txt")  # `e2opt solve`: no perfect board
 
 
+def produced_run(tmp: Path) -> None:
+    """A run folder whose producer made boards A, A again, then B (its call threw away 2 completions):
+    A's event in hour 0, B's in hour 1, so hour 1 holds A's repeat and B."""
+    made = tmp / "run" / "worker1" / "produced"
+    made.mkdir(parents=True)
+    boards = {"a": "2 2\n1:0 2:1\n3:2 4:3\n", "b": "2 2\n4:0 3:1\n2:2 1:3\n"}
+    infos = [{"repeats": 0}, {"repeats": 1, "completion": {"repeated": True}}, {"repeats": 2}]
+    for i, (name, info) in enumerate(zip("aab", infos, strict=True), 1):
+        (made / f"{i:06d}.board").write_text(boards[name], encoding="utf-8")
+        (made / f"{i:06d}.json").write_text(json.dumps(info), encoding="utf-8")
+    events = [{"event": "produced", "worker": 1, "score": 4, "wall_s": w} for w in (100.0, 4000.0)]
+    (tmp / "run" / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+
+
 # script -> (arguments as shell words, env additions, preparation, check); several entries per script allowed;
 # {tmp} is tmp_path, the other {names} are PLACES (paths with spaces stay one word)
 Entry = tuple[str, str, dict[str, str], Callable[[Path], None] | None, Callable[[Path, str], None]]
@@ -192,6 +206,7 @@ SMOKE: list[Entry] = [
     ("mutation_counts.py", "{tmp}/mut", {}, mutants, check_mutation),
     ("pipeline_bench.py", "--cpu-s 1 --seeds 1 --variants pipeline --puzzle {set1_4} --out {tmp}/pb.json --keep {tmp}/runs", {}, None, check_pipeline),
     ("regions_bench.py", "{root}/config/eternity2_regions.yaml --seeds 1 --label smoke --set instance={set1_4} --out {tmp}/reg.jsonl", {}, None, check_regions),
+    ("repeats_per_hour.py", "{tmp}/run", {}, produced_run, check_table_line("| 0-1 h | 1 | 0 | 1 | 0 |\n| 1-2 h | 2 | 1 | 1 | 2 |")),
     ("repair_bench.py", "--boards {e2_board} --config {config} --cpu-s 0.1 --variants default --out {tmp}/rep.jsonl", {}, None, check_repair),
     ("repair_bench.py", "--probe --boards {e2_board} --config {config} --cpu-s 0.02", {}, None, check_table_line("| repair_window | ")),
     ("rss_probe.py", "--every 0.1 --settle 0 --out {tmp}/rss.csv -- {python} -c 'import time; time.sleep(0.3)'", {}, None, check_rss),
