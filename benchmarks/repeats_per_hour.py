@@ -20,16 +20,15 @@ from pathlib import Path
 
 from e2opt.construct.dfs.harvest import board_entry
 from e2opt.core.formats.read import read_board
+from e2opt.engine.events import read_events
 
 
 def produced_events(run_dir: Path) -> dict[int, list[dict]]:
     """The ``produced`` events of each worker, in order."""
     events: dict[int, list[dict]] = defaultdict(list)
-    with open(run_dir / "events.jsonl", encoding="utf-8") as fh:
-        for line in fh:
-            event = json.loads(line)
-            if event.get("event") == "produced":
-                events[int(event["worker"])].append(event)
+    for event in read_events(run_dir):
+        if event.get("event") == "produced":
+            events[int(event["worker"])].append(event)
     return events
 
 
