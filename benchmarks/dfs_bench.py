@@ -1,14 +1,15 @@
 """The DFS construction alone on named puzzles: pieces placed within its CPU share, then the completed score.
 
 python benchmarks/dfs_bench.py PUZZLE... [--seeds 1 2 3] [--dfs-s 60] [--total-s 120] [--recipe auto] [--order O]
-  [--out F.jsonl] [--boards DIR]
+  [--set KEY=VALUE ...] [--label L] [--out F.jsonl] [--boards DIR]
 python benchmarks/dfs_bench.py --summary F.jsonl...    (a markdown table per puzzle: pieces placed, score, medians)
 
 Per puzzle and seed: construct.dfs with ``time_limit_s`` = --dfs-s (the pilot of a derived recipe counted
 in it) inside a construction deadline of --total-s CPU s (the completion of the best partial: CP-SAT 5 s,
 tabu repair 10 s); one JSON line with the recipe, the pilot, the deepest partial (pieces, hints included),
 nodes per CPU s and the completed board's score, re-checked from the puzzle file by the independent
-verifier. Boards go to --boards.
+verifier. Boards go to --boards. ``--set`` sets any other key of the ``construct.dfs`` section (YAML values,
+e.g. ``--set clue_breaks=1 --set clue_zone=2``); ``--label`` names the variant in the rows and board names.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from e2opt import read_puzzle
+from e2opt.config.schema import build, set_dotted, yaml_load
 from e2opt.construct.dfs.build import build_dfs
-from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
+from e2opt.construct.dfs.config import DfsConfig
 from e2opt.core.board import format_board
 from e2opt.core.verify import verify_texts
 
@@ -59,7 +61,13 @@ def main() -> None:
     ap.add_argument("--order", default=None, help="the DFS's fill order (default: the recipe's)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--boards", default=None)
+    ap.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--label", default=None, help="the variant's name in the rows (default: the recipe)")
     args = ap.parse_args()
+    section: dict = {}
+    for item in args.sets:
+        key, _, value = item.partition("=")
+        set_dotted(section, key, yaml_load(value))
     if args.summary:
         print(summary(args.summary))
         return
@@ -68,8 +76,8 @@ def main() -> None:
         puzzle = read_puzzle(path)
         text = Path(path).read_text(encoding="utf-8")
         for seed in args.seeds:
-            cfg = DfsConfig(recipe=args.recipe, time_limit_s=args.dfs_s, order=args.order,
-                            harvest=HarvestConfig(complete=1, cpsat_s=5.0, repair_s=10.0))  # fmt: skip
+            cfg = build(DfsConfig, {**section, "recipe": args.recipe, "time_limit_s": args.dfs_s, "order": args.order,
+                                    "harvest": {"complete": 1, "cpsat_s": 5.0, "repair_s": 10.0}}, "--set")  # fmt: skip
             began = time.process_time()
             board, info = build_dfs(puzzle, cfg, np.random.default_rng(seed), args.total_s, None, None)
             cpu = time.process_time() - began
@@ -77,10 +85,11 @@ def main() -> None:
             checked = verify_texts(text, board_text)
             if args.boards:
                 Path(args.boards).mkdir(parents=True, exist_ok=True)
-                name = f"{puzzle.name}_{args.recipe}_{args.order or 'order'}_s{seed}_{checked.score}.board"
+                name = f"{puzzle.name}_{args.label or args.recipe}_{args.order or 'order'}_s{seed}_{checked.score}.board"
                 (Path(args.boards) / name).write_text(board_text, encoding="utf-8")
             row = {
                 "puzzle": puzzle.name, "seed": seed, "recipe": info["recipe"].get("recipe"), "order": args.order,
+                "label": args.label, "sets": args.sets,
                 "knobs": info["recipe"].get("knobs"), "placed": info["best_placed"],
                 "nodes_per_s": info["nodes_per_s"], "bands": info["band_nodes_per_s"], "pilot_cpu_s": info["pilot"].get("cpu_s", 0.0),
                 "dfs_cpu_s": info["dfs_cpu_s"], "score": checked.score, "valid": checked.valid,

@@ -186,6 +186,14 @@ def _viewer_line(puzzle_path: str, board_path: str) -> str:
     return f"viewer: {url}" if url else "viewer: no link (more colours than the viewer's 26 letters)"
 
 
+def _cell(text: str) -> tuple[int, int]:
+    """A ``ROW,COL`` argument as a pair of ints (argparse names the option when it fails)."""
+    row, sep, col = text.partition(",")
+    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"'{text}' is not ROW,COL (two whole numbers, e.g. 8,7)")
+    return int(row), int(col)
+
+
 class GenerateCmd(Command):
     name = "generate"
     help = "make an E2-like puzzle with a planted perfect solution"
@@ -197,6 +205,14 @@ class GenerateCmd(Command):
         parser.add_argument("--inner-colours", type=int, required=True)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--hints", type=int, default=0, help="how many solution cells become hints")
+        parser.add_argument(
+            "--hint-cells",
+            nargs="+",
+            type=_cell,
+            metavar="ROW,COL",
+            help="these solution cells become hints (rows and columns from 0), e.g. E2's clue cells: "
+            "8,7 2,2 2,13 13,2 13,13",
+        )
         parser.add_argument(
             "--recolour",
             type=int,
@@ -216,8 +232,9 @@ class GenerateCmd(Command):
 
         check_outputs({"-o": args.output, "--solution": args.solution}, {}, args.force)
         puzzle, solution = generate(
-            args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed, args.hints, args.recolour
-        )
+            args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed, args.hints, args.recolour,
+            hint_cells=args.hint_cells,
+        )  # fmt: skip
         write_puzzle(puzzle, args.output)
         if args.solution:
             write_board(solution, args.solution)

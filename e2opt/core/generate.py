@@ -7,6 +7,8 @@ are distinct up to rotation; then pieces are shuffled and turned at random for t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from .board import Board
@@ -24,6 +26,20 @@ def _canonical(sides: np.ndarray) -> tuple[int, ...]:
 def _necklaces(k: int) -> int:
     """How many pieces with four sides from k colours are distinct up to rotation (Burnside)."""
     return (k**4 + k**2 + 2 * k) // 4
+
+
+def _check_hint_cells(rows: int, cols: int, hints: int, cells: Sequence[tuple[int, int]] | None) -> None:
+    """Named hint cells: on the board, each once, and not together with a drawn count."""
+    if cells is None:
+        return
+    if hints:
+        raise E2optError("generate: give --hints N or --hint-cells, not both")
+    for r, c in cells:
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise E2optError(f"generate: hint cell {r},{c} is off the {rows}x{cols} board (rows 0..{rows - 1}, "
+                             f"columns 0..{cols - 1})")  # fmt: skip
+    if len(set(cells)) < len(cells):
+        raise E2optError(f"generate: a hint cell is named twice in {' '.join(f'{r},{c}' for r, c in cells)}")
 
 
 def _check_params(rows: int, cols: int, frame: int, inner: int, hints: int, seed: int) -> None:
@@ -113,15 +129,24 @@ def _recolour(sides: np.ndarray, n: int, frame: int, inner: int, rng: np.random.
 
 
 def generate(
-    rows: int, cols: int, frame_colours: int, inner_colours: int, seed: int, hints: int = 0, recolour: int = 0
+    rows: int,
+    cols: int,
+    frame_colours: int,
+    inner_colours: int,
+    seed: int,
+    hints: int = 0,
+    recolour: int = 0,
+    hint_cells: Sequence[tuple[int, int]] | None = None,
 ) -> tuple[Puzzle, Board]:
     """A puzzle with distinct pieces and its planted board (in the shuffled piece ids), perfect unless
     ``recolour`` sides were changed (then it misses that many joins).
 
     One ``np.random.default_rng(seed)`` drives the join colours, the recoloured sides, the shuffle,
-    the file rotations and the choice of hint cells.
+    the file rotations and the choice of hint cells. ``hint_cells`` (row, col) names the hint cells
+    instead of ``hints`` drawn ones; the pieces are those of the same seed without hints either way.
     """
     _check_params(rows, cols, frame_colours, inner_colours, hints, seed)
+    _check_hint_cells(rows, cols, hints, hint_cells)
     if recolour < 0 or (recolour and inner_colours < 2):
         raise E2optError(
             f"generate: --recolour {recolour}: a count >= 0, and it needs 2 or more inner colours"
@@ -172,8 +197,11 @@ def generate(
     rot[order] = file_rot
     solution = Board(piece.reshape(rows, cols), rot.reshape(rows, cols))
 
-    hint_cells = sorted(int(i) for i in rng.choice(n, size=hints, replace=False))
-    hint_list = tuple(Hint(int(piece[i]), i // cols, i % cols, int(rot[i])) for i in hint_cells)
+    if hint_cells is None:
+        chosen = sorted(int(i) for i in rng.choice(n, size=hints, replace=False))
+    else:
+        chosen = sorted(r * cols + c for r, c in hint_cells)
+    hint_list = tuple(Hint(int(piece[i]), i // cols, i % cols, int(rot[i])) for i in chosen)
     name = f"gen_{rows}x{cols}_f{frame_colours}_k{inner_colours}_s{seed}" + (
         f"_r{recolour}" if recolour else ""
     )

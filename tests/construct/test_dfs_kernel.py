@@ -36,7 +36,7 @@ def _case(seed: int):
         order=ORDERS[seed % 4], teeth=2, breaks=breaks, quota=quota, qval=qval,
         piece_breaks=int(rng.integers(1, 3)), frame_breaks=bool(rng.integers(0, 3)),
         frame_colour_breaks=bool(rng.integers(2)), touching_breaks=bool(seed % 5),
-        clue_breaks=int(seed % 3 == 1), node_budget=10**9,
+        clue_breaks=int(seed % 3 == 1), clue_zone=seed % 7 % 3, node_budget=10**9,
     )  # fmt: skip
     order = make_order(p, recipe.order, recipe.teeth)
     return p, order, make_rules(p, order, recipe)

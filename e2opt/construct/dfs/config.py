@@ -99,8 +99,10 @@ class DfsConfig:
     ``piece_breaks``: mismatched sides one placement may add (2 also tries placements missing both key
     sides). ``frame_breaks: false``: no break when placing a rim cell. ``frame_colour_breaks: false``: no
     break on a side whose colour is a frame colour. ``touching_breaks: false``: a break may not face a
-    cell that already touches one. ``clue_breaks``: breaks allowed on the cells next to a hint, beyond
-    the schedule. ``privileged``: quota colours (user numbers; [] derives them: ``privileged_frame``
+    cell that already touches one. ``clue_breaks``: breaks each hint adds to the schedule; ``clue_zone``
+    r > 0 keeps them, before the schedule's first break, to the cells within r rows and columns of a hint
+    (every other cell exact there), 0 lets them be spent anywhere after the hint's first neighbour;
+    ``clue_from``: only hints the fill order reaches at this position or later take them. ``privileged``: quota colours (user numbers; [] derives them: ``privileged_frame``
     frame colours and ``privileged_inner`` inner ones). ``quota``: [position, quota value placed], linear
     in between ([] = none); ``quota_on: pieces`` counts Verhaard's good pieces instead of privileged
     sides. ``abort``: [placements, position]: an attempt behind it is dropped. ``node_budget``:
@@ -117,6 +119,8 @@ class DfsConfig:
     frame_colour_breaks: bool | None = None
     touching_breaks: bool | None = None
     clue_breaks: int | None = None
+    clue_zone: int | None = None
+    clue_from: int | float | None = None
     privileged: tuple[int, ...] | None = None
     privileged_frame: int = 1
     privileged_inner: int = 2
@@ -141,6 +145,9 @@ class DfsConfig:
             raise ValueError(f"piece_breaks: 1 or 2 (the lists hold placements missing at most both key sides), "
                              f"got {self.piece_breaks}")  # fmt: skip
         positive("clue_breaks", self.clue_breaks, allow_zero=True)
+        positive("clue_zone", self.clue_zone, allow_zero=True)
+        if self.clue_from is not None:
+            check_points("clue_from", ((self.clue_from, 0),))
         for i, c in enumerate(self.privileged or ()):
             positive(f"privileged[{i}]", c)
         positive("privileged_frame", self.privileged_frame, allow_zero=True)

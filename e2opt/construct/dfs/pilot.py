@@ -40,21 +40,32 @@ LAMS = (0.8, 0.6, 0.4, None)  # the quota's share of the way to the most (None: 
 
 @dataclass(frozen=True)
 class Knobs:
-    """One candidate: quota share (None: no quota), break onset (expected exact candidates), clue breaks."""
+    """One candidate: quota share (None: no quota), break onset (expected exact candidates), clue breaks,
+    the zone they are kept to (0: anywhere after the clue) and how many rows before the schedule's first
+    break a hint must be reached to take them (None: every hint); rules.Recipe."""
 
     lam: float | None
     onset: float
     clue_breaks: int
+    clue_zone: int = 0
+    clue_lead: int | None = None
 
     def label(self) -> str:
         quota = "no quota" if self.lam is None else f"quota {self.lam:g} of the way to the most"
-        return f"{quota}, breaks below {self.onset:g} candidates, {self.clue_breaks} per clue"
+        zone = f" within {self.clue_zone}" if self.clue_breaks and self.clue_zone else ""
+        late = f", hints from {self.clue_lead} rows before the breaks" if self.clue_breaks and self.clue_lead is not None else ""
+        return f"{quota}, breaks below {self.onset:g} candidates, {self.clue_breaks} per clue{zone}{late}"
+
+
+CLUE_MODES = ((0, 0, None), (1, 1, 1))  # (clue_breaks, clue_zone, clue_lead): exact; one break per late hint
 
 
 def candidates(puzzle: Puzzle, limit: int) -> list[Knobs]:
-    """The candidate settings, most preferred first; clue breaks only where a hint sits off the path."""
-    clue = [0, 1] if len(puzzle.hints) > 1 else [0]
-    out = [Knobs(lam, o, c) for c in clue for lam in LAMS for o in (0.4, 0.6)]
+    """The candidate settings, most preferred first. On a puzzle with hints, each also with one break in
+    the zone of every hint reached at most a row before the schedule's first break (docs/dfs.md: breaks
+    spent beside the clues the order meets early cost joins the search could have kept by backtracking)."""
+    modes = CLUE_MODES if puzzle.hints else CLUE_MODES[:1]
+    out = [Knobs(lam, o, *mode) for mode in modes for lam in LAMS for o in (0.4, 0.6)]
     return out[:limit]
 
 
@@ -64,7 +75,8 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
     teeth = cfg.teeth or max(1, round(5 * min(puzzle.rows, puzzle.cols) / 16))
     cells = puzzle.n_cells
     seq = sequence(puzzle, order, teeth)
-    source = {"recipe": "derived", "knobs": knobs.label()}
+    clue = (given(cfg, "clue_breaks", knobs.clue_breaks), given(cfg, "clue_zone", knobs.clue_zone))
+    source = {"recipe": "derived", "knobs": Knobs(knobs.lam, knobs.onset, *clue, knobs.clue_lead).label()}
     if cfg.privileged:
         privileged = user_to_internal(puzzle, cfg.privileged)
     else:
@@ -83,12 +95,18 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
     else:
         breaks = derived_breaks(branching(puzzle, seq), puzzle.cols, knobs.onset, SLACK, BREAKS_UNTIL)
     abort = tuple((int(n), position(at, cells, cfg.scale_from)) for n, at in (cfg.abort or ()))
+    if cfg.clue_from is not None:
+        clue_from = position(cfg.clue_from, cells, cfg.scale_from)
+    elif knobs.clue_lead is None:
+        clue_from = 0
+    else:
+        clue_from = max(0, min(breaks[0][0] if breaks else cells, cells) - knobs.clue_lead * puzzle.cols)
 
     return Recipe(
         order=order, teeth=teeth, breaks=breaks, quota=quota, qval=tuple(int(v) for v in qval),
         piece_breaks=given(cfg, "piece_breaks", 1), frame_breaks=given(cfg, "frame_breaks", True),
         frame_colour_breaks=given(cfg, "frame_colour_breaks", False),
-        touching_breaks=given(cfg, "touching_breaks", True), clue_breaks=given(cfg, "clue_breaks", knobs.clue_breaks),
+        touching_breaks=given(cfg, "touching_breaks", True), clue_breaks=clue[0], clue_zone=clue[1], clue_from=clue_from,
         node_budget=given(cfg, "node_budget", 50_000_000_000),
         abort=abort, privileged=tuple(privileged), source=source,
     )  # fmt: skip
@@ -186,6 +204,8 @@ def calibrate(
     if not cfg.pilot.enabled:
         pool = pool[:1]
     recipes = [derived_recipe(puzzle, cfg, knobs) for knobs in pool]
+    kept = [i for i, r in enumerate(recipes) if r not in recipes[:i]]  # a hint never late: tried once
+    pool, recipes = [pool[i] for i in kept], [recipes[i] for i in kept]
     report: dict = {}
     chosen, start_state = recipes[0], None
     if cfg.pilot.enabled:

@@ -45,6 +45,8 @@ class Preset:
     frame_colour_breaks: bool = False
     touching_breaks: bool = True
     clue_breaks: int = 0
+    clue_zone: int = 0
+    clue_from: int | float = 0
     privileged: tuple[int, ...] = ()
     quota: tuple = ()
     quota_on: str = "colours"
@@ -153,6 +155,8 @@ def preset_recipe(cfg: DfsConfig, puzzle: Puzzle, name: str) -> Recipe:
         frame_colour_breaks=pick("frame_colour_breaks"),
         touching_breaks=pick("touching_breaks"),
         clue_breaks=pick("clue_breaks"),
+        clue_zone=pick("clue_zone"),
+        clue_from=position(pick("clue_from"), cells, cfg.scale_from),
         node_budget=pick("node_budget"),
         abort=tuple((int(n), position(at, cells, cfg.scale_from)) for n, at in pick("abort")),
         privileged=tuple(privileged),
@@ -173,6 +177,8 @@ def describe(puzzle: Puzzle, recipe: Recipe) -> dict:
         "frame_colour_breaks": recipe.frame_colour_breaks,
         "touching_breaks": recipe.touching_breaks,
         "clue_breaks": recipe.clue_breaks,
+        "clue_zone": recipe.clue_zone,
+        "clue_from": recipe.clue_from,
         "node_budget": recipe.node_budget,
         "abort": [list(x) for x in recipe.abort],
         "frame_colours": [puzzle.user_colour(c) for c in frame_colours(puzzle)],

@@ -23,7 +23,11 @@ class Recipe:
     ``breaks``: (position, cumulative breaks allowed from there). ``quota``: (position, minimum quota
     value placed by then, hints included), linear in between, floored; ``qval`` the quota value of each
     piece (privileged sides, or 1 per good piece). ``clue_breaks``: breaks each hint adds to the
-    schedule from the first cell next to it on (a cell next to a hint may take one whatever its cap). ``abort``: (placements, position) an attempt must have reached.
+    schedule. With ``clue_zone`` 0 they are added from the first cell next to the hint on and may be spent
+    anywhere after it; with ``clue_zone`` r > 0 from the first cell of the hint's zone (the cells within r
+    rows and r columns of it) on, and before the schedule's first break they may be spent only inside a
+    zone: every other cell there is exact. Only hints at fill position ``clue_from`` or later take clue
+    breaks: the order reaches the others while the search is shallow and backtracks past them cheaply. ``abort``: (placements, position) an attempt must have reached.
     """
 
     order: str
@@ -36,6 +40,8 @@ class Recipe:
     frame_colour_breaks: bool = False
     touching_breaks: bool = True
     clue_breaks: int = 0
+    clue_zone: int = 0
+    clue_from: int = 0
     node_budget: int = 50_000_000_000
     abort: tuple[tuple[int, int], ...] = ()
     privileged: tuple[int, ...] = ()  # internal colour ids behind ``qval`` (reporting)
@@ -98,6 +104,41 @@ def depth_of_position(puzzle: Puzzle, order: str, teeth: int) -> np.ndarray:
     return out
 
 
+def clue_zones(puzzle: Puzzle, order: FillOrder, recipe: Recipe) -> list[set[int]]:
+    """zones[d]: the hints (indices) taking clue breaks whose zone holds depth d's cell: its four neighbours
+    with ``clue_zone`` 0, the cells within ``clue_zone`` rows and columns of the hint otherwise."""
+    radius = recipe.clue_zone
+    seq = sequence(puzzle, recipe.order, recipe.teeth)
+    late = [i for i, h in enumerate(puzzle.hints) if seq.index((h.row, h.col)) >= recipe.clue_from]
+    out: list[set[int]] = []
+    for d in range(order.depth):
+        r, c = divmod(int(order.cells[d]), puzzle.cols)
+        near = set()
+        for i in late:
+            h = puzzle.hints[i]
+            dr, dc = abs(h.row - r), abs(h.col - c)
+            if (dr + dc == 1) if radius == 0 else max(dr, dc) <= radius:
+                near.add(i)
+        out.append(near)
+    return out
+
+
+def _clue_rules(
+    puzzle: Puzzle, order: FillOrder, recipe: Recipe, depth: np.ndarray, allow: np.ndarray, cap: np.ndarray
+) -> None:
+    """The clue breaks of a recipe (``Recipe`` docstring) written into ``allow`` and ``cap``."""
+    zones = clue_zones(puzzle, order, recipe)
+    onset = depth[min(recipe.breaks[0][0], puzzle.n_cells)] if recipe.breaks else order.depth
+    seen: set[int] = set()
+    for d, near in enumerate(zones):
+        if near:
+            cap[d] = max(cap[d], 1)
+        elif recipe.clue_zone and d < onset:
+            cap[d] = 0
+        allow[d:] += recipe.clue_breaks * len(near - seen)
+        seen |= near
+
+
 def make_rules(puzzle: Puzzle, order: FillOrder, recipe: Recipe) -> Rules:
     """The recipe's rules on this puzzle's depths."""
     m, cells = order.depth, puzzle.n_cells
@@ -108,15 +149,8 @@ def make_rules(puzzle: Puzzle, order: FillOrder, recipe: Recipe) -> Rules:
     cap = np.full(m + 1, recipe.piece_breaks, dtype=np.int32)
     if not recipe.frame_breaks:
         cap[:m][order.rim > 0] = 0
-    if recipe.clue_breaks and puzzle.hints:  # from the first cell next to each hint, its own breaks
-        seen: set[int] = set()
-        at = {h.row * puzzle.cols + h.col: i for i, h in enumerate(puzzle.hints)}
-        for d in range(m):
-            near = {at[int(n)] for n in order.nbr[d] if n >= 0 and int(n) in at}
-            if near:
-                cap[d] = max(cap[d], 1)
-            allow[d:] += recipe.clue_breaks * len(near - seen)
-            seen |= near
+    if recipe.clue_breaks and puzzle.hints:
+        _clue_rules(puzzle, order, recipe, depth, allow, cap)
     qval = np.array(recipe.qval, dtype=np.int32)
     qmin = np.zeros(m + 1, dtype=np.int32)
     if recipe.quota:
