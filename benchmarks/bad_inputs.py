@@ -225,6 +225,10 @@ def cases() -> list[Case]:
         (("--hints", "17"), "more hints than cells"),
         (("--inner-colours", "1"), "too few colours for distinct pieces"),
         (("--rows", "four"), "rows not a number"),
+        (("--hint-cells", "4,0"), "hint cell off the board"),
+        (("--hint-cells", "1,1", "1,1"), "hint cell named twice"),
+        (("--hint-cells", "1;1"), "hint cell not ROW,COL"),
+        (("--hints", "2", "--hint-cells", "1,1"), "a hint count and hint cells"),
     ):
         args = list(base)
         if swap[0] in args:

@@ -132,3 +132,34 @@ def test_recolouring_needs_two_inner_colours_and_enough_joins():
         generate(3, 3, 2, 1, seed=0, recolour=1)
     with pytest.raises(E2optError, match="--recolour 9: only"):
         generate(3, 3, 2, 3, seed=0, recolour=9)
+
+
+def test_named_hint_cells_keep_the_pieces_and_take_the_planted_board():
+    """``hint_cells`` makes hints of exactly those cells, from the planted board, on the same pieces as the
+    same seed without hints (so a puzzle and its hinted twin differ only in their hints)."""
+    cells = [(8, 7), (2, 2), (2, 13), (13, 2), (13, 13)]
+    plain, planted = generate(16, 16, 5, 17, seed=11)
+    hinted, same = generate(16, 16, 5, 17, seed=11, hint_cells=cells)
+    assert (plain.pieces == hinted.pieces).all() and same == planted and plain.hints == ()
+    assert sorted((h.row, h.col) for h in hinted.hints) == sorted(cells)
+    for h in hinted.hints:
+        assert (planted.piece[h.row, h.col], planted.rot[h.row, h.col]) == (h.piece, h.rot)
+    assert score(hinted, planted) == hinted.max_score
+
+
+def test_hint_cells_from_the_command_line_and_their_mistakes(tmp_path):
+    from conftest import e2opt_here
+    from helpers import one_error_line
+
+    out = tmp_path / "p.txt"
+    ok = e2opt_here("generate", "--rows", "4", "--cols", "5", "--frame-colours", "2", "--inner-colours", "3",
+                    "--hint-cells", "0,4", "3,0", "1,2", "-o", out)  # fmt: skip
+    assert ok.returncode == 0 and "3 hints" in ok.stdout
+    assert {(h.row, h.col) for h in parse_puzzle(out.read_text()).hints} == {(0, 4), (3, 0), (1, 2)}
+    base = ["generate", "--rows", "4", "--cols", "5", "--frame-colours", "2", "--inner-colours", "3", "-o",
+            tmp_path / "q.txt"]  # fmt: skip
+    one_error_line(e2opt_here(*base, "--hint-cells", "4,0"), "hint cell 4,0 is off the 4x5 board")
+    one_error_line(e2opt_here(*base, "--hint-cells", "1,1", "1,1"), "named twice")
+    one_error_line(e2opt_here(*base, "--hint-cells", "1;1"), "--hint-cells", "'1;1' is not ROW,COL")
+    one_error_line(e2opt_here(*base, "--hints", "2", "--hint-cells", "1,1"), "not both")
+    assert not (tmp_path / "q.txt").exists()
