@@ -32,12 +32,14 @@ from e2opt.core.verify import verify_texts
 
 
 def summary(paths: list[str]) -> str:
-    """Per puzzle, in the order first seen: the seeds' pieces placed and scores, and their medians."""
+    """Per puzzle and variant (``--label``), in the order first seen: the seeds' pieces placed and scores,
+    and their medians."""
     rows: dict[str, list[dict]] = {}
     for path in paths:
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            rows.setdefault(row["puzzle"], []).append(row)
+            label = f" ({row['label']})" if row.get("label") else ""
+            rows.setdefault(row["puzzle"] + label, []).append(row)
     out = ["| puzzle | recipe (pilot's choice per seed) | seeds | pieces placed in 60 CPU s | median | completed score | median |",
            "|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, found in rows.items():
