@@ -114,12 +114,23 @@ def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatc
     )
     said: list[str] = []
     recipe, report, state = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
-    assert len(said) == 1 and said[0].startswith("dfs: no pilot attempt got past position")
+    assert len(said) == 1 and said[0].startswith("dfs: no pilot attempt reached position")
     assert report["relaxed"] == said[0] and recipe.source.get("relaxed") is True
     assert recipe.quota == () and recipe.clue_breaks == 1 and state is None  # relaxed: a fresh attempt
     monkeypatch.setattr(pilot, "derived_recipe", real)
     _, report, state = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
     assert "relaxed" not in report and len(said) == 1 and state is not None  # passes: no new warning
+
+
+def test_the_relaxed_warning_names_a_real_position_or_the_end_of_the_board():
+    """A schedule without breaks has no first break: the warning names the board's end, no internal value."""
+    p = generate(6, 6, 3, 4, 2, recolour=3)[0]
+    recipe = pilot.derived_recipe(p, DfsConfig(), pilot.Knobs(None, 0.4, 0))
+    assert pilot.first_break(recipe.with_(breaks=()), p.n_cells) == p.n_cells
+    assert pilot.first_break(recipe.with_(breaks=((p.n_cells + 5, 1),)), p.n_cells) == p.n_cells
+    assert pilot.first_break(recipe.with_(breaks=((20, 1),)), p.n_cells) == 20
+    assert "reached all 36 cells (no break allowed) (deepest 7)" in pilot.relaxed_warning(36, 36, 7)
+    assert "reached position 20, where breaks begin (deepest 7)" in pilot.relaxed_warning(20, 36, 7)
 
 
 class _Curve:

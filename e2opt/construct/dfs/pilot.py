@@ -53,7 +53,11 @@ class Knobs:
     def label(self) -> str:
         quota = "no quota" if self.lam is None else f"quota {self.lam:g} of the way to the most"
         zone = f" within {self.clue_zone}" if self.clue_breaks and self.clue_zone else ""
-        late = f", hints from {self.clue_lead} rows before the breaks" if self.clue_breaks and self.clue_lead is not None else ""
+        late = (
+            f", hints from {self.clue_lead} rows before the breaks"
+            if self.clue_breaks and self.clue_lead is not None
+            else ""
+        )
         return f"{quota}, breaks below {self.onset:g} candidates, {self.clue_breaks} per clue{zone}{late}"
 
 
@@ -174,9 +178,18 @@ def halving(attempts: list[Attempt], total_s: float) -> int:
     return alive[0]
 
 
-def first_break(recipe: Recipe) -> int:
-    """The position where the schedule first allows a break (the cells when it never does)."""
-    return recipe.breaks[0][0] if recipe.breaks else 10**9
+def first_break(recipe: Recipe, cells: int) -> int:
+    """The position where the schedule first allows a break, at most ``cells`` (it never does)."""
+    return min(recipe.breaks[0][0], cells) if recipe.breaks else cells
+
+
+def relaxed_warning(mark: int, cells: int, deepest: int) -> str:
+    """The line saying the pilot's trials died before ``mark`` (the first break or, without one, the end)."""
+    where = (
+        f"position {mark}, where breaks begin" if mark < cells else f"all {cells} cells (no break allowed)"
+    )
+    return (f"dfs: no pilot attempt reached {where} (deepest {deepest}): the quota and break schedule are "
+            "relaxed (no quota, earlier breaks, breaks next to clues)")  # fmt: skip
 
 
 PILOT_SHARE = 0.25  # of the construction's CPU budget, at most, for the whole pilot
@@ -219,10 +232,10 @@ def calibrate(
         report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[best_i].label()}
         if cfg.abort is None:
             chosen = chosen.with_(abort=abort_marks(best))
-        if best.placed < min(first_break(chosen), puzzle.n_cells):
+        mark = first_break(chosen, puzzle.n_cells)
+        if best.placed < mark:
             relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))
-            text = (f"dfs: no pilot attempt got past position {first_break(chosen)} (deepest {best.placed}): "
-                    "the quota and break schedule are relaxed (no quota, earlier breaks, breaks next to clues)")  # fmt: skip
+            text = relaxed_warning(mark, puzzle.n_cells, best.placed)
             if warn is not None:
                 warn(text)
             report["relaxed"] = text
