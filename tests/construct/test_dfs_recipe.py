@@ -161,3 +161,16 @@ def test_halving_breaks_ties_toward_the_earlier_candidate():
     curves = [_Curve(7, 0) for _ in range(5)]
     assert pilot.halving(curves, 6.0) == 0
     assert [c.trial.dropped for c in curves] == [None, 3, 2, 1, 1]  # 5 -> 3 -> 2 -> 1
+
+
+def test_hints_add_the_clue_candidates_and_a_puzzle_without_hints_keeps_the_exact_ones():
+    """Without hints only the exact candidates (no clue break), so a hint-free puzzle cannot lose by clue zones; with hints the same
+    ones first, then each with one break in the zone of every hint reached a row before the breaks."""
+    bare = generate(6, 6, 3, 4, 5)[0]
+    hinted = generate(6, 6, 3, 4, 5, hints=2)[0]
+    exact = pilot.candidates(bare, 100)
+    assert len(exact) == 2 * len(pilot.LAMS) and {(k.clue_breaks, k.clue_zone) for k in exact} == {(0, 0)}
+    both = pilot.candidates(hinted, 100)
+    assert both[: len(exact)] == exact
+    assert [(k.lam, k.onset) for k in both[len(exact) :]] == [(k.lam, k.onset) for k in exact]
+    assert {(k.clue_breaks, k.clue_zone, k.clue_lead) for k in both[len(exact) :]} == {(1, 1, 1)}
