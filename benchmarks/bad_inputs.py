@@ -6,7 +6,7 @@ line printed, and asserts, for every case: exit code 2, exactly one line on stde
 ``e2opt: error:``, no traceback, and every file that was there before is byte-identical afterwards.
 
     PYTHONPATH=. python benchmarks/bad_inputs.py            # writes docs/bad_inputs.md; exits 1 if a case fails
-    PYTHONPATH=. python benchmarks/bad_inputs.py --cases 2 --out /tmp/bad.md    # the first two cases only
+    PYTHONPATH=. python benchmarks/bad_inputs.py --cases 2 --out bad.md    # the first two cases only
 """
 
 from __future__ import annotations

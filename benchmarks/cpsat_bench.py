@@ -4,8 +4,8 @@ Each (relaxed count, seed) runs in its own subprocess so that ru_maxrss is the p
 alone. Runs go one after the other (the machine is shared); one JSON line per run is appended to
 --out. Example (the figures of docs/cpsat.md):
 
-    python benchmarks/cpsat_bench.py --relaxed 16 20 24 32 --seeds 10 --set time_limit_s=40 --out /tmp/r.jsonl
-    python benchmarks/cpsat_bench.py --summarise --out /tmp/r.jsonl
+    python benchmarks/cpsat_bench.py --relaxed 16 20 24 32 --seeds 10 --set time_limit_s=40 --out r.jsonl
+    python benchmarks/cpsat_bench.py --summarise --out r.jsonl
 
 cpu_s is the subprocess's CPU time (CP-SAT threads included); load1 the load average at its end.
 """
