@@ -190,7 +190,7 @@ def _ignore_hangup() -> None:
 
 
 def test_a_run_started_under_nohup_goes_on_after_a_hangup_and_stops_on_sigterm(tmp_path, hard):
-    """A signal the shell left ignored stays ignored (README "Command line"): the night goes on when the
+    """A signal the shell left ignored stays ignored (docs/guide.md, "Command line"): the night goes on when the
     terminal that started `nohup e2opt run ...` closes; SIGTERM still ends it after saving."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "e2opt", "run", write_config(tmp_path, hard)], cwd=tmp_path, env=ENV,
