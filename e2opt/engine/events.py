@@ -1,4 +1,7 @@
-"""events.jsonl: one JSON object per line, appended and flushed as the run goes (memory stays flat)."""
+"""events.jsonl: one JSON object per line, appended and flushed as the run goes (memory stays flat).
+
+Every line is an event of ``eventkinds``: written from its dataclass, read back into it by ``read_typed``;
+``read_events`` yields the lines' plain objects (scripts and tests that look at the file as it is)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.fsutil import UnreadableFile, check_regular
+from .eventkinds import Event, make, parse
 
 EVENTS = "events.jsonl"
 
@@ -19,17 +23,20 @@ class EventLog:
 
     def __init__(self, run_dir: Path):
         self.path = run_dir / EVENTS
-        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.listeners: list[Callable[[Event], None]] = []
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the run
         if not _ends_a_line(self.path):  # a killed writer left a torn line: start ours on a fresh one
             self._file.write("\n")
 
-    def write(self, kind: str, **fields: Any) -> None:
-        line = json.dumps({"event": kind, **fields}, separators=(",", ":"))
+    def write(self, event: Event | str, **fields: Any) -> None:
+        """Append an event: a dataclass of ``eventkinds``, or its kind and fields (made into that dataclass;
+        a kind with no class there is a ValueError)."""
+        typed = make(event, **fields) if isinstance(event, str) else event
+        line = json.dumps(typed.to_dict(), separators=(",", ":"))
         self._file.write(line + "\n")
         self._file.flush()
         for listener in self.listeners:
-            listener(json.loads(line))
+            listener(parse(json.loads(line)))
 
     def sync(self) -> None:
         """Push written lines to disk (called with checkpoints, not every event)."""
@@ -75,3 +82,9 @@ def read_events(run_dir: Path, damaged: list[int] | None = None) -> Iterator[dic
                 yield event
             elif damaged is not None:
                 damaged.append(number)
+
+
+def read_typed(run_dir: Path, damaged: list[int] | None = None) -> Iterator[Event]:
+    """The events of a run folder as ``eventkinds`` dataclasses (kinds it does not know as ``Unknown``)."""
+    for obj in read_events(run_dir, damaged):
+        yield parse(obj)

@@ -18,22 +18,23 @@ Rules:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .events import read_events
+from .eventkinds import Best, Construction, Event, Produced, Repaired, Workers, as_event
+from .events import read_typed
 
 HOUR = 3600.0
 MINUTE_MARKS = (60.0, 120.0, 300.0, 600.0, 1800.0)  # then every hour: 1 h, 2 h, ...
 NO_ROLE, NO_MOVE = "worker", "-"
 
 
-def point(event: dict[str, Any], key: str = "score") -> tuple[float, int] | None:
+def point(event: Event) -> tuple[float, int] | None:
     """(wall seconds, score) of an event; None when it lacks either (a hand-edited or foreign line)."""
-    wall, value = event.get("wall_s"), event.get(key)
-    if isinstance(wall, int | float) and not isinstance(wall, bool) and wall >= 0 and _integer(value):
+    wall, value = event.wall_s, getattr(event, "score", None)
+    if wall is not None and wall >= 0 and _integer(value):
         return float(wall), value
     return None
 
@@ -68,40 +69,42 @@ class HourlyHistory:
     worker_roles: dict[int, str] = field(default_factory=dict)  # the role each worker's events name
     last_wall: float = 0.0
 
-    def add(self, event: dict[str, Any]) -> None:
+    def add(self, event: Event | Mapping[str, Any]) -> None:
         """Take one event of the log (any kind; kinds that count nothing only move the clock)."""
-        wall = event.get("wall_s")
-        if isinstance(wall, int | float) and not isinstance(wall, bool):
-            self.last_wall = max(self.last_wall, float(wall))
-        kind = event.get("event")
-        worker, role = event.get("worker"), event.get("role")
-        if _integer(worker) and isinstance(role, str):
+        event = as_event(event)
+        if event.wall_s is not None:
+            self.last_wall = max(self.last_wall, float(event.wall_s))
+        worker, role = getattr(event, "worker", None), getattr(event, "role", None)
+        if worker is not None and role is not None:
             self.worker_roles[worker] = role
-        if kind == "workers" and isinstance(event.get("roles"), list):  # the run's roles, before any board
-            self.roles = self.roles or "producer" in event["roles"]
-            for i, named in enumerate(event["roles"]):
+        if isinstance(event, Workers) and event.roles is not None:  # the run's roles, before any board
+            self.roles = self.roles or "producer" in event.roles
+            for i, named in enumerate(event.roles):
                 self.worker_roles.setdefault(i, named)
         at = point(event)
         if at is None:
             return
         hour = int(at[0] // HOUR)
-        if kind in ("best", "worker_best", "construction", "produced", "repaired"):
+        if isinstance(event, Best | Construction | Produced | Repaired):  # a worker_best is a Best too
             self.seen[hour] = max(self.seen.get(hour, at[1]), at[1])
-        if kind in ("best", "construction") and (not self.best_line or at[1] > self.best_line[-1][1]):
+        raises = not self.best_line or at[1] > self.best_line[-1][1]
+        if (event.kind == "best" or isinstance(event, Construction)) and raises:
             self.best_line.append(at)
-            move = "construction" if kind == "construction" else str(event.get("move", NO_MOVE))
-            named = role if isinstance(role, str) else None
-            self.new_bests.append(NewBest(at[0], at[1], worker if _integer(worker) else None, named, move))
-        if kind == "construction":
+            move = (
+                "construction"
+                if isinstance(event, Construction)
+                else (getattr(event, "move", None) or NO_MOVE)
+            )
+            self.new_bests.append(NewBest(at[0], at[1], worker, role, move))
+        if isinstance(event, Construction):
             self.constructions.setdefault(hour, Counter())[at[1]] += 1
-        elif kind == "produced":
+        elif isinstance(event, Produced):
             self.roles = True
             self.produced.setdefault(hour, Counter())[at[1]] += 1
-        elif kind == "repaired":
+        elif isinstance(event, Repaired):
             self.roles = True
             self.repaired.setdefault(hour, Counter())[at[1]] += 1
-            before = event.get("score_before")
-            raised = _integer(before) and at[1] > before
+            raised = event.score_before is not None and at[1] > event.score_before
             self.improved[hour] = self.improved.get(hour, 0) + int(raised)
 
     # --- the answers ---
@@ -138,7 +141,7 @@ class HourlyHistory:
         return [(t, self.best_at(t)) for t in times]
 
 
-def history(events: Iterable[dict[str, Any]]) -> HourlyHistory:
+def history(events: Iterable[Event | Mapping[str, Any]]) -> HourlyHistory:
     """The history of a stream of events."""
     found = HourlyHistory()
     for event in events:
@@ -148,7 +151,7 @@ def history(events: Iterable[dict[str, Any]]) -> HourlyHistory:
 
 def run_history(run_dir: Path) -> HourlyHistory:
     """The history of a run folder's events.jsonl, streamed (a long run's log is never held whole)."""
-    return history(read_events(run_dir))
+    return history(read_typed(run_dir))
 
 
 def score_columns(tables: Iterable[dict[int, Counter[int]]], most: int = 8) -> tuple[list[int], int | None]:

@@ -10,13 +10,26 @@ the main thread): in place on a terminal, as plain lines when piped (progress.py
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from .config import RunConfig
-from .events import EventLog, read_events
+from .eventkinds import (
+    Best,
+    Construction,
+    Event,
+    Produced,
+    Repaired,
+    Restart,
+    Resume,
+    Start,
+    Stats,
+    Workers,
+    as_event,
+)
+from .events import EventLog, read_typed
 from .progress import Progress, format_clock
 
 ROLE_NAMES = {"worker": "searcher"}  # a run without roles: every worker searches
@@ -76,40 +89,40 @@ class RunFigures:
             self.workers.append(WorkerFigures())
         return self.workers[i]
 
-    def see(self, event: dict[str, Any]) -> None:
+    def see(self, event: Event | Mapping[str, Any]) -> None:
         """Take one event (kinds that carry no figure of the view change nothing)."""
-        kind = event.get("event")
-        w = self.worker(event.get("worker"))
-        if kind == "start":
-            self.max_score = event.get("max_score", 0)
-            self.worker(event.get("workers", 1) - 1)
-        elif kind == "workers":
-            for i, (role, method) in enumerate(
-                zip(event.get("roles", []), event.get("methods", []), strict=False)
-            ):
+        event = as_event(event)
+        w = self.worker(getattr(event, "worker", None))
+        if isinstance(event, Start):
+            self.max_score = event.max_score or 0
+            self.worker((event.workers or 1) - 1)
+        elif isinstance(event, Workers):
+            for i, (role, method) in enumerate(zip(event.roles or [], event.methods or [], strict=False)):
                 self.workers_at(i, role, method)
-            self.cells = event.get("cells", self.cells)
-            self.worker(event.get("workers", 1) - 1)
-        elif kind in ("resume", "restart") and w is None:  # the run goes on from its checkpoint, or anew
+            self.cells = event.cells if event.cells is not None else self.cells
+            self.worker((event.workers or 1) - 1)
+        elif (
+            isinstance(event, Resume | Restart) and w is None
+        ):  # the run goes on from its checkpoint, or anew
             for one in self.workers:
                 one.last = one.rate = None
-                one.built = one.built and kind == "resume"
-        elif kind == "stats":
+                one.built = one.built and isinstance(event, Resume)
+        elif isinstance(event, Stats):
             self.stats(event)
         elif w is not None:
-            self.worker_event(kind, w, event)
+            self.worker_event(w, event)
 
     def workers_at(self, i: int, role: str, method: str) -> None:
         """Worker i's role and construction, from the "workers" event."""
         w = self.worker(i)
         w.role, w.method = ROLE_NAMES.get(role, role), method
 
-    def stats(self, event: dict[str, Any]) -> None:
+    def stats(self, event: Stats) -> None:
         """Periodic statistics: each worker's current score and moves, the run's CPU and moves/s."""
-        wall = event.get("wall_s", 0.0)
-        self.cpu_s, self.moves_per_s = event.get("cpu_s"), event.get("moves_per_s")
-        for entry in event.get("workers", []):
-            w = self.worker(entry.get("worker"))
+        wall = event.wall_s or 0.0
+        self.cpu_s, self.moves_per_s = event.cpu_s, event.moves_per_s
+        for entry in event.workers or []:
+            w = self.worker(entry.get("worker")) if isinstance(entry, dict) else None
             if w is None:
                 continue
             w.score, moves = entry.get("score"), entry.get("iteration", 0)
@@ -117,25 +130,25 @@ class RunFigures:
                 w.rate = (moves - w.last[1]) / (wall - w.last[0])
             w.last = (wall, moves)
 
-    def worker_event(self, kind: Any, w: WorkerFigures, event: dict[str, Any]) -> None:
+    def worker_event(self, w: WorkerFigures, event: Event) -> None:
         """A worker's construction, new best, produced or repaired board."""
-        score = event.get("score")
-        if kind == "construction":
-            w.built, w.since, w.score = True, event.get("wall_s", 0.0), score
-            w.placed, w.nodes_per_s = (
-                event.get("call_placed", w.placed),
-                event.get("nodes_per_s", w.nodes_per_s),
-            )
-        elif kind in ("best", "worker_best"):
+        score = getattr(event, "score", None)
+        extra = event.extra
+        if isinstance(event, Construction):
+            w.built, w.since, w.score = True, event.wall_s or 0.0, score
+            w.placed = extra.get("call_placed", w.placed)
+            w.nodes_per_s = extra.get("nodes_per_s", w.nodes_per_s)
+        elif isinstance(event, Best) and score is not None:  # worker_best included
             w.best = score if w.best is None else max(w.best, score)
-            if kind == "best":
+            if event.kind == "best":
                 self.best = score if self.best is None else max(self.best, score)
-        elif kind == "produced":
+        elif isinstance(event, Produced):
             w.produced += 1
-            w.produced_best = score if w.produced_best is None else max(w.produced_best, score)
-            w.since = event.get("wall_s", w.since)
-            w.placed, w.nodes_per_s = event.get("placed", w.placed), event.get("nodes_per_s", w.nodes_per_s)
-        elif kind == "repaired":
+            if score is not None:
+                w.produced_best = score if w.produced_best is None else max(w.produced_best, score)
+            w.since = event.wall_s if event.wall_s is not None else w.since
+            w.placed, w.nodes_per_s = extra.get("placed", w.placed), extra.get("nodes_per_s", w.nodes_per_s)
+        elif isinstance(event, Repaired):
             w.repaired += 1
 
 
@@ -177,11 +190,12 @@ class LiveView:
         self.progress, self.cfg = progress, cfg
         self.figures = RunFigures()
         self.lock = threading.Lock()
-        for event in read_events(events.path.parent):  # a resumed run's past, then what this process writes
+        for event in read_typed(events.path.parent):  # a resumed run's past, then what this process writes
             self.figures.see(event)
         events.listeners.append(self.see)
 
-    def see(self, event: dict[str, Any]) -> None:
+    def see(self, event: Event | Mapping[str, Any]) -> None:
+        """Take one event, as the run writes it."""
         with self.lock:
             self.figures.see(event)
 

@@ -12,10 +12,11 @@ from ..core.board import Board
 from ..core.fsutil import atomic_write_bytes, atomic_write_text
 from ..core.puzzle import Puzzle
 from .envfail import is_fault
-from .events import read_events
+from .eventkinds import Best, Construction, Diversify, Intensify, Stats
+from .events import read_typed
 from .hourly import HourlyHistory, point, row, score_columns, span
 
-CURRENT_KINDS = ("stats", "diversify", "intensify")  # the current score: plateau events are rate-limited too
+CURRENT_KINDS = (Stats, Diversify, Intensify)  # the current score: plateau events are rate-limited too
 PRODUCED_HATCH, REPAIRED_HATCH = "", "//"
 MAIN_TICKS = (1e-3, 1e-2, 0.1, 1, 10, 60, 600, 3600, 36000, 360000)  # seconds
 MORE_TICKS = (
@@ -44,10 +45,10 @@ def series(run_dir: Path) -> tuple[HourlyHistory, list[tuple[float, int]]]:
     the current score for the dots (CURRENT_KINDS and the constructions), in one pass over the events."""
     found = HourlyHistory()
     current: list[tuple[float, int]] = []
-    for event in read_events(run_dir):
+    for event in read_typed(run_dir):
         found.add(event)
         at = point(event)
-        if at is not None and event.get("event") in ("construction", *CURRENT_KINDS):
+        if at is not None and isinstance(event, (Construction, *CURRENT_KINDS)):
             current.append(at)
     return found, current
 
@@ -65,10 +66,10 @@ def score_series(run_dir: Path) -> tuple[list[tuple[float, int]], list[tuple[flo
 def worker_series(run_dir: Path) -> dict[int, list[tuple[float, int]]]:
     """Each worker's best over time (runs with several workers: best and worker_best events name the worker)."""
     lines: dict[int, list[tuple[float, int]]] = {}
-    for event in read_events(run_dir):
-        at, worker = point(event), event.get("worker")
-        if event.get("event") in ("best", "worker_best") and at is not None and isinstance(worker, int):
-            lines.setdefault(worker, []).append(at)
+    for event in read_typed(run_dir):
+        at = point(event)
+        if isinstance(event, Best) and at is not None and event.worker is not None:  # worker_best included
+            lines.setdefault(event.worker, []).append(at)
     return lines
 
 

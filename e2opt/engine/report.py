@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..core.bks import best_known
 from ..core.board import rule_violations, score
@@ -15,7 +14,8 @@ from ..core.formats.official import clue_convention
 from ..core.formats.read import read_board, read_puzzle
 from ..core.formats.viewer import viewer_url
 from ..core.fsutil import STATE_FILE_MB, read_user_text
-from .events import read_events
+from .eventkinds import Best, End, Stats, kind_of
+from .events import read_typed
 from .hourly import HourlyHistory, report_lines
 from .plots import plots_line
 from .runfolder import load_run_config, require, resumable
@@ -26,10 +26,10 @@ class EventSummary:
     """What the report needs from events.jsonl, gathered in one pass (a long run's log is never held whole)."""
 
     last_kind: str | None = None
-    last_best: dict[str, Any] | None = None
-    last_stats: dict[str, Any] | None = None
-    last_end: dict[str, Any] | None = None
-    last_figures: dict[str, Any] | None = None  # the later of the last stats and the last end event
+    last_best: Best | None = None
+    last_stats: Stats | None = None
+    last_end: End | None = None
+    last_figures: Stats | End | None = None  # the later of the last stats and the last end event
     damaged: list[int] = field(default_factory=list)  # lines that are not an event (0: the whole file)
     resumes: int = 0
     plateaus: dict[str, int] = field(default_factory=lambda: {"diversifications": 0, "intensifications": 0})
@@ -48,20 +48,21 @@ def summarise_events(run_dir: Path) -> EventSummary:
     Plateau events are sampled, so the totals come from the running counts the events carry.
     """
     summary = EventSummary()
-    for event in read_events(run_dir, summary.damaged):
-        kind = event.get("event")
+    for event in read_typed(run_dir, summary.damaged):
+        kind = kind_of(event)
         summary.last_kind = kind
-        if kind == "best":
+        if isinstance(event, Best) and kind == "best":  # not a worker_best
             summary.last_best = event
-        elif kind == "stats":
+        elif isinstance(event, Stats):
             summary.last_stats = summary.last_figures = event
-        elif kind == "end":
+        elif isinstance(event, End):
             summary.last_end = summary.last_figures = event
         summary.resumes += kind == "resume"
         summary.history.add(event)
         for key in summary.plateaus:
-            if isinstance(event.get(key), int):
-                summary.plateaus[key] = event[key]
+            value = getattr(event, key, None)
+            if value is not None:
+                summary.plateaus[key] = value
     return summary
 
 
@@ -85,7 +86,7 @@ def _status(run_dir: Path, events: EventSummary) -> str:
     if pid is not None:
         return "running" + (f" (pid {pid})" if pid > 0 else "")
     result_path = run_dir / "result.json"
-    ended = (events.last_end or {}).get("stop_reason") if events.ended else None
+    ended = events.last_end.stop_reason if events.ended and events.last_end else None
     if not events.ended or not (result_path.is_file() or resumable(ended)):  # a full disk: an end, no result
         resumed = "resumed, " if events.resumes and not events.ended else ""
         return f"{resumed}not finished: killed before its end (no end event; `e2opt resume` continues it)"
@@ -115,9 +116,7 @@ def _damage(events: EventSummary) -> str | None:
 
 def _move_totals(events: EventSummary) -> dict[str, dict]:
     """Per-move totals of the latest stats or end event (totals only grow, resumes included)."""
-    found = [
-        e.get("moves") for e in (events.last_stats, events.last_end) if e and isinstance(e.get("moves"), dict)
-    ]
+    found = [e.moves for e in (events.last_stats, events.last_end) if e is not None and e.moves is not None]
     return max(found, key=lambda m: sum(v.get("calls", 0) for v in m.values()), default={})
 
 
@@ -138,7 +137,7 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
         best = None
     events = summarise_events(run_dir)
     best_score = score(puzzle, best) if best is not None else None
-    stats = events.last_figures or {}
+    stats = events.last_figures
     clues = clue_convention(puzzle)
     label = f"{puzzle.name} (clues {clues})" if clues else puzzle.name
     lines = [f"run {run_dir.name}: {label} seed {cfg.seed}, {_status(run_dir, events)}"]
@@ -153,11 +152,12 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
         lines.append(f"best {best_score}/{puzzle.max_score}{gap}")
     if events.last_best:
         b = events.last_best
-        lines.append(f"best found at {b.get('wall_s', 0):.1f} s wall, move {b.get('iteration', 0)}")
-    if stats:
+        lines.append(f"best found at {b.wall_s or 0:.1f} s wall, move {b.iteration or 0}")
+    if stats is not None:
+        moves = (stats.iteration if isinstance(stats, Stats) else stats.iterations) or 0
         lines.append(
-            f"last seen at {stats.get('wall_s', 0):.1f} s wall, {stats.get('cpu_s', 0):.1f} s CPU, "
-            f"move {stats.get('iteration', stats.get('iterations', 0))}, {stats.get('moves_per_s', 0):,.0f} moves/s"
+            f"last seen at {stats.wall_s or 0:.1f} s wall, {stats.cpu_s or 0:.1f} s CPU, "
+            f"move {moves}, {stats.moves_per_s or 0:,.0f} moves/s"
         )
     for name, m in _move_totals(events).items():
         lines.append(

@@ -26,7 +26,8 @@ from ..core.formats.read import read_board, read_puzzle
 from ..core.fsutil import STATE_FILE_MB, atomic_write_text, check_regular, read_user_text
 from ..core.puzzle import Puzzle
 from .config import RunConfig
-from .events import read_events
+from .eventkinds import End, Event, Start, parse
+from .events import read_typed
 from .loader import load_config, read_config_data
 
 MARKER = ".e2opt-run"
@@ -109,11 +110,10 @@ def _legacy_run(folder: Path) -> bool:
             first = json.loads(f.readline())
     except (OSError, ValueError):
         return False
-    return (
-        isinstance(first, dict)
-        and first.get("event") == "start"
-        and {"instance", "seed", "max_score"} <= set(first)
-    )
+    if not isinstance(first, dict):
+        return False
+    start = parse(first)
+    return isinstance(start, Start) and None not in (start.instance, start.seed, start.max_score)
 
 
 def _legacy_sweep(folder: Path) -> bool:
@@ -180,10 +180,10 @@ def load_run_config(run_dir: Path, overrides: tuple[str, ...] = ()) -> tuple[Run
     return cfg, stored
 
 
-def _last_event(run_dir: Path) -> dict[str, Any]:
-    """The last readable event of a run folder ({} when there is none)."""
-    last: dict[str, Any] = {}
-    for last in read_events(run_dir):  # noqa: B007 - only the last event matters
+def _last_event(run_dir: Path) -> Event | None:
+    """The last readable event of a run folder (None when there is none)."""
+    last = None
+    for last in read_typed(run_dir):  # noqa: B007 - only the last event matters
         pass
     return last
 
@@ -195,7 +195,7 @@ def has_ended(run_dir: Path, best_score: int) -> bool:
     except (OSError, ValueError):
         return False
     return (
-        _last_event(run_dir).get("event") == "end"
+        isinstance(_last_event(run_dir), End)
         and isinstance(result, dict)
         and result.get("best_score") == best_score
     )
@@ -216,7 +216,7 @@ def is_finished(run_dir: Path, instance: str) -> bool:
         return False
     if not isinstance(result, dict) or resumable(result.get("stop_reason")):
         return False
-    if _last_event(run_dir).get("event") != "end":
+    if not isinstance(_last_event(run_dir), End):
         return False
     try:
         board = read_board(run_dir / BEST)

@@ -25,7 +25,8 @@ from ..search.state import SearchState
 from .boardpool import BoardPool, board_key
 from .checkpoint import save_checkpoint
 from .config import RunConfig
-from .events import EventLog, read_events
+from .eventkinds import Best, Checkpoint, Produced, Share, make
+from .events import EventLog, read_typed
 from .protocol import Answer, ProducedBoard, WorkerMeta, WorkerState
 from .roles import Role, assign
 from .runfolder import BEST
@@ -85,10 +86,10 @@ class Team:
             if key in self.counted:
                 continue
             self.counted.add(key)
-            events.write(
-                "produced", worker=i, role=self.role(i), score=value, method=board.method, kept=kept, key=key,
-                wall_s=round(board.wall_s, 3), cpu_s=round(board.cpu_s, 3), **board.dfs,
-            )  # fmt: skip
+            events.write(Produced(
+                worker=i, role=self.role(i), score=value, method=board.method, kept=kept, key=key,
+                wall_s=round(board.wall_s, 3), cpu_s=round(board.cpu_s, 3), extra=dict(board.dfs),
+            ))  # fmt: skip
 
     # --- what the workers found ---
 
@@ -111,19 +112,19 @@ class Team:
         self.rounds[i] += 1
         if first:
             info = state.meta.construction
-            events.write("construction", worker=i, **{**info, "wall_s": round(self.clock.wall(), 3)})
+            events.write(make("construction", worker=i, **{**info, "wall_s": round(self.clock.wall(), 3)}))
         improved = False
         self.role_of(i).settle(self, i, answer, events)
-        for event in answer.events:
-            kind = event.pop("event")
-            if kind == "best" and (self.best is None or event["score"] > self.best["score"]):
-                self.best = {**event, "worker": i}
+        for event in answer.events:  # plain data from the round: typed here, as they are written
+            kind, fields = event["event"], {k: v for k, v in event.items() if k != "event"}
+            if kind == "best" and (self.best is None or fields["score"] > self.best["score"]):
+                self.best = {**fields, "worker": i}
                 improved = True
-                events.write("best", worker=i, **rounded(event))
+                events.write(make("best", worker=i, **rounded(fields)))
             elif kind == "best":
-                events.write("worker_best", worker=i, **rounded(event))  # for the per-worker curves
+                events.write(make("worker_best", worker=i, **rounded(fields)))  # for the per-worker curves
             elif kind in ("restart", "diversify", "intensify", "repaired"):
-                events.write(kind, worker=i, **rounded(event))
+                events.write(make(kind, worker=i, **rounded(fields)))
         if improved:
             board, value = self.verified(state.best_piece, state.best_rot)
             if value != self.best["score"]:
@@ -146,7 +147,7 @@ class Team:
         self.elite.sort(key=lambda e: -e["score"])  # stable: earlier boards first among equals
         del self.elite[self.cfg.run.elite_size :]
         self.published = list(self.elite)
-        events.write("share", wall_s=round(self.clock.wall(), 3), elite=[e["score"] for e in self.elite])
+        events.write(Share(wall_s=round(self.clock.wall(), 3), elite=[e["score"] for e in self.elite]))
 
     # --- totals ---
 
@@ -224,7 +225,7 @@ class Team:
             },
         }
         save_checkpoint(self.dir, arrays, meta)
-        events.write("checkpoint", iteration=sum(self.moves), wall_s=round(wall, 3))
+        events.write(Checkpoint(iteration=sum(self.moves), wall_s=round(wall, 3)))
         events.sync()
 
     @classmethod
@@ -250,7 +251,7 @@ class Team:
         team.published = team.elite[: team_meta["published"]]
         if "pool" in team_meta:  # checkpoints before worker roles have none
             team.pool.restore(team_meta["pool"], state)
-        team.counted = {e["key"] for e in read_events(run_dir) if e.get("event") == "produced" and "key" in e}
+        team.counted = {e.key for e in read_typed(run_dir) if isinstance(e, Produced) and e.key is not None}
         team.best = team_meta["best"]
         if team.best is not None:
             i = team.best["worker"]
@@ -311,12 +312,12 @@ class Team:
             return False
         if self.best is not None and value <= self.best["score"]:
             return False
-        found = {}  # when it was found: the matching "best" event, when that was written
-        for event in read_events(self.dir):
-            if event.get("event") == "best" and event.get("score") == value:
+        found = Best()  # when it was found: the matching "best" event, when that was written
+        for event in read_typed(self.dir):
+            if isinstance(event, Best) and event.kind == "best" and event.score == value:
                 found = event
-        self.best = {"score": value, "worker": found.get("worker")}
-        self.best.update({key: found.get(key) for key in ("iteration", "wall_s", "cpu_s")})
+        self.best = {"score": value, "worker": found.worker}
+        self.best.update({"iteration": found.iteration, "wall_s": found.wall_s, "cpu_s": found.cpu_s})
         self.best_board = board
         self.elite.insert(0, {"score": value, "piece": piece, "rot": rot})
         del self.elite[self.cfg.run.elite_size :]

@@ -97,7 +97,7 @@ def test_report_and_plots_stream_the_events(tmp_path):
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert summary.ended and summary.last_best["score"] == 12 and len(best) == 3 and len(current) == 3
+    assert summary.ended and summary.last_best.score == 12 and len(best) == 3 and len(current) == 3
     assert peak < 2_000_000, peak  # the events as dicts would take well over 10 MB
 
 
