@@ -18,6 +18,7 @@ from typing import Any
 from .config import RunConfig
 from .events import EventLog, read_events
 from .progress import Progress, format_clock
+from .result import lost_text
 
 ROLE_NAMES = {"worker": "searcher"}  # a run without roles: every worker searches
 # construction info -> "produced" event field
@@ -55,6 +56,8 @@ class WorkerFigures:
     produced: int = 0
     produced_best: int | None = None
     repaired: int = 0
+    lost: int = 0  # rounds lost with its process (worker_lost events)
+    lost_cpu_s: float = 0.0
 
 
 @dataclass
@@ -137,6 +140,9 @@ class RunFigures:
             w.placed, w.nodes_per_s = event.get("placed", w.placed), event.get("nodes_per_s", w.nodes_per_s)
         elif kind == "repaired":
             w.repaired += 1
+        elif kind == "worker_lost":
+            w.lost += 1
+            w.lost_cpu_s += float(event.get("cpu_s") or 0.0)
 
 
 def render(figures: RunFigures, wall_s: float, cfg: RunConfig) -> list[str]:
@@ -150,7 +156,8 @@ def render(figures: RunFigures, wall_s: float, cfg: RunConfig) -> list[str]:
     rate = "" if figures.moves_per_s is None else f"  {figures.moves_per_s:,.0f} moves/s"
     lines = [f"{format_clock(wall_s)} elapsed{budget}  best {best}/{figures.max_score}{rate}"]
     for i, w in enumerate(figures.workers):
-        lines.append(f"  worker {i} {w.role:<9} " + _doing(w, wall_s, figures.cells))
+        lost = f"  {lost_text(w.lost, w.lost_cpu_s)}" if w.lost else ""
+        lines.append(f"  worker {i} {w.role:<9} " + _doing(w, wall_s, figures.cells) + lost)
     return lines
 
 
