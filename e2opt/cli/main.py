@@ -66,12 +66,14 @@ class RunCmd(Command):
         add_executor_options(parser, "workers")
 
     def run(self, args):
-        from ..engine.loader import load_config
         from ..engine.pools import check_executor
+
+        check_executor(args.executor, args.scheduler)
+        announced = _announce(args)  # before the search modules load: they take seconds
+        from ..engine.loader import load_config
         from ..engine.run import run_config
         from ..search.stop import process_age
 
-        check_executor(args.executor, args.scheduler)
         values = {"seed": args.seed, "stop.max_wall_s": args.max_wall_s, "name": args.name}
         values["stop.max_cpu_s"] = args.max_cpu_s
         values["output.runs_dir"] = args.runs_dir
@@ -79,10 +81,32 @@ class RunCmd(Command):
         cfg = load_config(args.config, args.set, **values)
         # the wall budget counts from the command's start (``--max-wall-s 40`` ends 40 s after the shell's Enter)
         result = run_config(
-            cfg, quiet=args.quiet, executor=args.executor, scheduler=args.scheduler, spent_s=process_age()
-        )
+            cfg, quiet=args.quiet, executor=args.executor, scheduler=args.scheduler, spent_s=process_age(),
+            announced=announced,
+        )  # fmt: skip
         print(result.summary())
         return exits.stop_code(result.stop_reason)
+
+
+def _announce(args: argparse.Namespace) -> int | None:
+    """A count this machine cannot serve refused, and ``starting N worker(s)`` said, at once: before the config
+    and the search modules load (seconds); the count, None when only the loaded config tells it."""
+    from ..engine.capacity import check_workers, peek_workers, where_workers
+
+    workers = peek_workers(args.config, args.set, args.workers)
+    if workers is None or workers < 1:
+        return None
+    check_workers(workers, args.executor, args.scheduler, "--workers (run.workers)")
+    if not args.quiet:
+        print(
+            f"starting {workers} worker(s) on {where_workers(args.executor, workers, args.scheduler)}",
+            flush=True,
+        )
+    if workers > 1 and args.executor == "local":
+        from ..engine.prewarm import start_server
+
+        start_server({"config": str(Path(args.config).resolve()), "sets": list(args.set)})
+    return workers
 
 
 class ResumeCmd(Command):

@@ -11,12 +11,33 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 from .errors import E2optError
 
 LOCK_FILE = ".lock"
+DRAIN_S = 3.0  # how long a new owner waits for the workers of an owner that is gone (engine/lifeline.py)
+HELD: dict[Path, int] = {}  # folder -> the fd of the lock this process holds on it (shared with its workers)
+
+
+def held_fd(folder: str | os.PathLike) -> int | None:
+    """The fd of this process's lock on ``folder`` (a run's worker processes hold it too), None without one."""
+    return HELD.get(Path(folder).resolve())
+
+
+def _pid_alive(pid: object) -> bool:
+    """A process with this pid exists (True when it cannot be told: the message then names it as the owner)."""
+    if not isinstance(pid, int) or pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 class FolderBusy(E2optError):
@@ -50,26 +71,30 @@ class FolderLock:
         # readable for the process that is refused
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         self.file = os.fdopen(fd, "r+", encoding="utf-8")
-        try:
-            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.file.close()
-            self.file = None
-            owner = _read_owner(self.path)
-            pid = f" (pid {owner['pid']})" if isinstance(owner.get("pid"), int) else ""
-            raise FolderBusy(
-                f"{self.folder}: another e2opt {owner.get('what', self.what)}{pid} owns this folder; "
-                "wait for it to end or stop it (Ctrl-C / kill PID) first"
-            ) from None
+        deadline = time.monotonic() + DRAIN_S
+        while True:
+            try:
+                fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                owner = _read_owner(self.path)
+                if not _pid_alive(owner.get("pid")) and time.monotonic() < deadline:
+                    time.sleep(0.05)  # its owner is gone: its worker processes end within a second
+                    continue
+                self.file.close()
+                self.file = None
+                raise FolderBusy(_busy(self.folder, owner, self.what)) from None
         note = {"pid": os.getpid(), "what": self.what}
         self.file.seek(0)
         self.file.truncate()
         self.file.write(json.dumps(note) + "\n")
         self.file.flush()
+        HELD[self.folder.resolve()] = self.file.fileno()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         if self.file is not None:
+            HELD.pop(self.folder.resolve(), None)
             try:  # the note goes with the lock, so a folder left alone is the same before and after
                 self.file.seek(0)
                 self.file.truncate()
@@ -77,6 +102,21 @@ class FolderLock:
                 pass  # a full disk or a read-only folder: the note stays, harmless without the lock
             self.file.close()  # closing releases the flock
             self.file = None
+
+
+def _busy(folder: Path, note: dict[str, Any], what: str) -> str:
+    """Why a folder cannot be owned now: its owner's pid, or the worker processes of an owner that is gone."""
+    pid = note.get("pid")
+    if isinstance(pid, int) and not _pid_alive(pid):
+        return (
+            f"{folder}: worker processes of an e2opt {note.get('what', what)} that ended (pid {pid}) still "
+            "hold this folder; they end within seconds: try again"
+        )
+    named = f" (pid {pid})" if isinstance(pid, int) else ""
+    return (
+        f"{folder}: another e2opt {note.get('what', what)}{named} owns this folder; "
+        "wait for it to end or stop it (Ctrl-C / kill PID) first"
+    )
 
 
 def owner(folder: str | os.PathLike) -> int | None:

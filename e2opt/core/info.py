@@ -29,6 +29,27 @@ def _counts_line(counts: Counter[int], colours: list[int]) -> str:
     return " ".join(f"{c}:{counts[c]}" for c in colours) or "-"
 
 
+def shape_warnings(puzzle: Puzzle, counts: Counter[int]) -> list[str]:
+    """What ``info`` warns of beyond the reader's warnings: colours with an odd count (each join takes two
+    sides of a colour, so no perfect board exists; the e2opt reader says so already, other formats do not)
+    and pieces that are the same piece up to rotation (a board then has twins: searches see it as two)."""
+    out = []
+    odd = sorted(c for c, k in counts.items() if k % 2)
+    if odd and not any("odd count" in w for w in puzzle.warnings):
+        out.append(f"colours with an odd count {odd}: no perfect board exists")
+    same: dict[tuple[int, ...], list[int]] = {}
+    for p in range(len(puzzle.pieces)):
+        same.setdefault(min(tuple(int(x) for x in o) for o in puzzle.oriented[p]), []).append(p)
+    groups = [group for group in same.values() if len(group) > 1]
+    if groups:
+        shown = "; ".join(" = ".join(map(str, group)) for group in groups[:5]) + (
+            "; ..." if len(groups) > 5 else ""
+        )
+        copies = sum(len(group) - 1 for group in groups)
+        out.append(f"{copies} piece(s) duplicate another up to rotation (pieces {shown})")
+    return out
+
+
 def describe(puzzle: Puzzle) -> str:
     """Several lines: size, piece kinds, frame and inner colours with counts, hints, max and best score."""
     kinds = Counter(int(k) for k in puzzle.kinds)
@@ -61,7 +82,7 @@ def describe(puzzle: Puzzle) -> str:
     bks = best_known(puzzle)
     if bks is not None:
         lines.append(f"best known: {bks.best_known}/{bks.max_score} ({bks.source})")
-    warnings = list(puzzle.warnings)
+    warnings = list(puzzle.warnings) + shape_warnings(puzzle, counts)
     both = sorted(frame & inner)
     if both:
         warnings.append(f"colours used both on frame joins and inner joins: {both}")

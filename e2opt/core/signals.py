@@ -133,20 +133,28 @@ def ignore_terminal_signals() -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-def worker_context(preload: str) -> BaseContext:
+def worker_context(preload: str | list[str], env: dict[str, str] | None = None) -> BaseContext:
     """The start method of e2opt's worker processes: multiprocessing's forkserver, its server importing
     ``preload`` once, so each worker is forked ready (a spawned one paid ~1 CPU s of imports: numba, scipy).
     The server, and the resource tracker it starts, begin with the terminal signals ignored: a Ctrl-C,
     SIGTERM or hang-up to the process group must not end them under running workers (the caller would take
-    its workers for dead; a new tracker prints a traceback per name the workers unregister)."""
+    its workers for dead; a new tracker prints a traceback per name the workers unregister). ``env``: variables
+    the server starts with (what its preloaded modules read), set only while it starts."""
     from multiprocessing import forkserver, get_context
 
     context = get_context("forkserver")
-    context.set_forkserver_preload([preload])
+    context.set_forkserver_preload([preload] if isinstance(preload, str) else list(preload))
     old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in TERMINAL_SIGNALS}
+    saved = {key: os.environ.get(key) for key in env or {}}
+    os.environ.update(env or {})
     try:
         forkserver.ensure_running()
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     return context

@@ -21,6 +21,7 @@ from ..construct import threads_used
 from ..core.puzzle import Puzzle
 from ..core.signals import Interrupted, StopSignals
 from ..search import stop as stopping
+from .capacity import where_workers
 from .config import RunConfig
 from .events import EventLog
 from .liveview import LiveView, worker_plan
@@ -48,13 +49,21 @@ def worker_count(cfg: RunConfig, executor: str = "local") -> int:
     return slots_for(threads_used(cfg.construct))
 
 
-def make_workers_pool(executor: str, workers: int, scheduler: str | None) -> Any:
-    """The run's own process for one local worker, local worker processes for several, or a Dask executor
-    (a run that is a task of a pool: nested.py)."""
+def make_workers_pool(
+    executor: str,
+    workers: int,
+    scheduler: str | None,
+    run_dir: Path | None = None,
+    cfg: RunConfig | None = None,
+) -> Any:
+    """The run's own process for one local worker, local worker processes for several (holding the run
+    folder's lock with the run: lifeline.py), or a Dask executor (a run that is a task of a pool: nested.py)."""
     if executor == TASK:
         return task_pool(workers)
     if executor == "local" and not scheduler:
-        return InProcess() if workers == 1 else LocalSlots(workers)
+        if workers == 1:
+            return InProcess()
+        return LocalSlots(workers, run_dir, None if cfg is None else cfg.to_dict())
     from .pools import make_pool
 
     return make_pool(executor, workers, scheduler)
@@ -80,6 +89,8 @@ class Coordinator:
         self.next_stats = now + out.stats_every_s
         self.last_stats = (team.clock.wall(), sum(team.moves))
         self.claims = 0  # submissions so far; with the start time, each one's token (roles/guard.py)
+        # rounds far from this process (Dask) stop once it no longer owns the folder; local ones die with it
+        self.watched_pid = 0 if isinstance(pool, InProcess | LocalSlots) else os.getpid()
         self.start_ns = time.time_ns()
 
     def token(self) -> str:
@@ -114,6 +125,7 @@ class Coordinator:
             report=self.construction_lines(i),
             take=role.hand_out(team, i),  # a pool board for a repairer done with its board
             token=self.token(),
+            run_pid=self.watched_pid,
         )
 
     def construction_lines(self, i: int) -> str | None:
@@ -130,12 +142,13 @@ class Coordinator:
         workers resolve the same way on every repeat.
         """
         team = self.team
-        in_flight: dict[Any, tuple[int, Task]] = {}
+        in_flight: dict[Any, tuple[int, Task, float]] = {}  # future -> worker, task, run wall s at submission
         waiting: dict[int, Answer] = {}  # answers held until the meeting (sync mode)
+        self.in_flight = in_flight  # what run_team cancels when the run is left at once
 
         def submit(i: int, task: Task | None = None) -> None:
             task = task or self.task(i)
-            in_flight[self.pool.submit(search_round, task)] = (i, task)
+            in_flight[self.pool.submit(search_round, task)] = (i, task, team.clock.wall())
 
         for i in range(team.n):
             submit(i)
@@ -143,19 +156,23 @@ class Coordinator:
             if interrupted.triggered and team.stop_reason is None:
                 self.stop(interrupted.reason)
             for future in self.pool.wait(set(in_flight), 0.5):
-                i, task = in_flight.pop(future)
+                i, task, submitted = in_flight.pop(future)
                 exc = future.exception()
                 if exc is not None:
                     if type(exc).__name__ not in LOST:
                         raise exc
+                    # the CPU its round had used: measured for a local process, else its wall time (1 thread)
+                    cpu = getattr(exc, "cpu_s", None)
+                    team.note_lost(i, team.clock.wall() - submitted if cpu is None else cpu, _first_line(exc),
+                                   self.events)  # fmt: skip
                     if team.stop_reason is not None or interrupted.triggered or not self.wanted(i):
                         team.release_unsearched(i, None)
                         continue  # the run (or the producer's work) is ending: its last state is what it keeps
-                    team.lost[i] += 1
-                    self.events.write("worker_lost", worker=i, error=str(exc).splitlines()[0][:200])
                     self.progress.message(f"worker {i} lost ({type(exc).__name__}): its round starts again")
                     submit(i, task.again(self.token()))  # a copy still running elsewhere is stale now
-                elif self.sync is not None:
+                    continue
+                self.silent_losses(future, i, submitted)
+                if self.sync is not None:
                     waiting[i] = future.result()
                 elif self.absorb(future.result()):
                     self.after_answers(share=time.perf_counter() >= self.next_share)
@@ -168,6 +185,20 @@ class Coordinator:
                         submit(i)
         if interrupted.triggered and team.stop_reason is None:  # the last answers came in with the signal
             team.stop_reason = interrupted.reason
+
+    def silent_losses(self, future: Any, i: int, submitted: float) -> None:
+        """Attempts of a round that Dask ran again elsewhere after their worker died (its answer came, so the
+        run never saw the loss): each counted, with the wall seconds before the answering attempt began."""
+        lost = getattr(self.pool, "lost_attempts", None)
+        count = 0 if lost is None else lost(future)
+        if count:
+            began = future.result().began_wall_s
+            cpu = max(0.0, (began if began is not None else self.team.clock.wall()) - submitted)
+            for _ in range(count):
+                self.team.note_lost(
+                    i, cpu / count, "its Dask worker died; Dask ran the round again", self.events
+                )
+            self.progress.message(f"worker {i} lost {count} attempt(s) of a round on Dask (its worker died)")
 
     def absorb(self, answer: Answer) -> bool:
         """Take an answer; True when its worker goes on (not finished, the run not stopping)."""
@@ -227,6 +258,7 @@ def run_team(
     scheduler: str | None = None,
     team: Team | None = None,
     spent_s: float = 0.0,
+    announced: int | None = None,
 ) -> Result:
     """A new team run in a prepared run folder (``team`` None), or a resumed one; returns the run's Result.
     ``spent_s``: wall seconds a new run had spent before (the command's start-up), counted in its budget.
@@ -253,7 +285,7 @@ def run_team(
     with faults_end_the_run(
         team, events
     ):  # a full disk, lost permission: one line, exit 74 (envfail.py, result.py)
-        return _go(cfg, run_dir, events, progress, view, team, executor, scheduler)
+        return _go(cfg, run_dir, events, progress, view, team, executor, scheduler, announced)
 
 
 def _go(
@@ -265,12 +297,14 @@ def _go(
     team: Team,
     executor: str,
     scheduler: str | None,
+    announced: int | None = None,
 ) -> Result:
     """run_team's rounds in their pool, then the run's end; a pool left at once on an error (KeyboardInterrupt,
     OSError): its processes are not waited for."""
     (run_dir / STOP_FILE).unlink(missing_ok=True)
-    pool = make_workers_pool(executor, team.n, scheduler)
-    progress.message(f"{team.n} worker(s) on {pool.describe()}")
+    if announced != team.n:  # the command line said it already when it could tell the count
+        progress.message(f"starting {team.n} worker(s) on {where_workers(executor, team.n, scheduler)}")
+    pool = make_workers_pool(executor, team.n, scheduler, run_dir, cfg)
     pids = pool.pids() if isinstance(pool, LocalSlots) else []
     events.write("workers", workers=team.n, where=pool.describe(), pids=pids, **worker_plan(team))
     interrupted = _StopOnSignal(run_dir / STOP_FILE)
@@ -287,6 +321,12 @@ def _go(
         progress.close()
     team.checkpoint(events)
     return finish(team, events)
+
+
+def _first_line(exc: BaseException) -> str:
+    """An error's first line, for the worker_lost event."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 class _StopOnSignal(Interrupted):

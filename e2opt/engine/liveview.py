@@ -31,6 +31,7 @@ from .eventkinds import (
 )
 from .events import EventLog, read_typed
 from .progress import Progress, format_clock
+from .result import lost_text
 
 ROLE_NAMES = {"worker": "searcher"}  # a run without roles: every worker searches
 # construction info -> "produced" event field
@@ -68,6 +69,8 @@ class WorkerFigures:
     produced: int = 0
     produced_best: int | None = None
     repaired: int = 0
+    lost: int = 0  # rounds lost with its process (worker_lost events)
+    lost_cpu_s: float = 0.0
 
 
 @dataclass
@@ -150,6 +153,9 @@ class RunFigures:
             w.placed, w.nodes_per_s = extra.get("placed", w.placed), extra.get("nodes_per_s", w.nodes_per_s)
         elif isinstance(event, Repaired):
             w.repaired += 1
+        elif kind == "worker_lost":
+            w.lost += 1
+            w.lost_cpu_s += float(event.get("cpu_s") or 0.0)
 
 
 def render(figures: RunFigures, wall_s: float, cfg: RunConfig) -> list[str]:
@@ -163,7 +169,8 @@ def render(figures: RunFigures, wall_s: float, cfg: RunConfig) -> list[str]:
     rate = "" if figures.moves_per_s is None else f"  {figures.moves_per_s:,.0f} moves/s"
     lines = [f"{format_clock(wall_s)} elapsed{budget}  best {best}/{figures.max_score}{rate}"]
     for i, w in enumerate(figures.workers):
-        lines.append(f"  worker {i} {w.role:<9} " + _doing(w, wall_s, figures.cells))
+        lost = f"  {lost_text(w.lost, w.lost_cpu_s)}" if w.lost else ""
+        lines.append(f"  worker {i} {w.role:<9} " + _doing(w, wall_s, figures.cells) + lost)
     return lines
 
 

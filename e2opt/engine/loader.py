@@ -134,6 +134,8 @@ def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = (), *
         key, value = parse_override(text)
         set_dotted(data, key, value)
         given[key] = f"--set {text}"
+    if "instance" in given and "name" not in given and values.get("name") is None:
+        data["name"] = ""  # a run of another puzzle (--set instance=...) is named after that puzzle
     for key, value in values.items():
         if value is not None:
             set_dotted(data, key, value)

@@ -126,6 +126,14 @@ class DaskPool:
     def cancel(self, futures: set) -> None:
         self.client.cancel(list(futures))
 
+    def lost_attempts(self, future: Any) -> int:
+        """Attempts of the future's task that died with their worker and that the scheduler ran again (its
+        ``suspicious`` count): the answer came, so nothing else tells the run of the loss."""
+        try:
+            return int(self.client.run_on_scheduler(_suspicious, key=future.key) or 0)
+        except Exception:  # a scheduler that cannot say (gone, another version): no loss seen
+            return 0
+
     def close(self, wait: bool = True) -> None:
         if self.seceded:  # the run's task takes its thread back; the client is the worker's own
             self.distributed.rejoin()
@@ -133,6 +141,12 @@ class DaskPool:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _suspicious(key: str, dask_scheduler: Any = None) -> int:
+    """On the scheduler: how many workers died while they ran task ``key``."""
+    task = dask_scheduler.tasks.get(key) if dask_scheduler is not None else None
+    return 0 if task is None else int(task.suspicious)
 
 
 def check_executor(executor: str, scheduler: str | None) -> None:

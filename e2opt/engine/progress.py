@@ -135,5 +135,7 @@ def construction_line(info: dict, max_score: int) -> str:
         line += f"; {'; '.join(notes)}; fell back to {info['fallback']}"
     if info.get("completion"):  # a DFS construction: how deep it got, how its best partial was completed
         fill = info["completion"].get("fill", "")
-        line += f"; the DFS placed {info['best_placed']} pieces" + (f", holes filled by {fill}" if fill else "")
+        line += f"; the DFS placed {info['best_placed']} pieces" + (
+            f", holes filled by {fill}" if fill else ""
+        )
     return line

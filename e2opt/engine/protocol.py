@@ -132,6 +132,7 @@ class Task:
     report: str | None = None  # prefix of construction progress lines; None: quiet
     take: PoolBoard | None = None  # a pool board for a repairer done with its board
     token: str = ""  # this submission's claim on the worker's folder (roles/guard.py); new on resubmission
+    run_pid: int = 0  # a round far from its run (Dask) stops when this process no longer owns the folder
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (the config as config.yaml holds it)."""
@@ -167,6 +168,7 @@ class Answer:
     move_summary: dict[str, dict]
     produced: list[ProducedBoard] = field(default_factory=list)
     took: str | None = None  # key of the pool board it searched in this round
+    began_wall_s: float | None = None  # run wall s when this attempt of the round began (a lost one's cost)
 
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -18,6 +18,7 @@ from .eventkinds import Best, End, Stats, kind_of
 from .events import read_typed
 from .hourly import HourlyHistory, report_lines
 from .plots import plots_line
+from .result import lost_text
 from .runfolder import load_run_config, require, resumable
 
 
@@ -34,6 +35,7 @@ class EventSummary:
     resumes: int = 0
     plateaus: dict[str, int] = field(default_factory=lambda: {"diversifications": 0, "intensifications": 0})
     history: HourlyHistory = field(default_factory=HourlyHistory)  # what each hour bought (hourly.py)
+    lost: dict[int, list[float]] = field(default_factory=dict)  # worker -> CPU s of each round it lost
 
     @property
     def ended(self) -> bool:
@@ -58,6 +60,11 @@ def summarise_events(run_dir: Path) -> EventSummary:
         elif isinstance(event, End):
             summary.last_end = summary.last_figures = event
         summary.resumes += kind == "resume"
+        if kind == "worker_lost":
+            cpu = event.get("cpu_s")
+            summary.lost.setdefault(event.get("worker"), []).append(
+                cpu if isinstance(cpu, int | float) else 0.0
+            )
         summary.history.add(event)
         for key in summary.plateaus:
             value = getattr(event, key, None)
@@ -120,6 +127,18 @@ def _move_totals(events: EventSummary) -> dict[str, dict]:
     return max(found, key=lambda m: sum(v.get("calls", 0) for v in m.values()), default={})
 
 
+def _lost_lines(events: EventSummary) -> list[str]:
+    """The rounds lost with their worker (killed, crashed, a Dask worker gone), per worker; none: no line."""
+    if not events.lost:
+        return []
+    every = [cpu for cpus in events.lost.values() for cpu in cpus]
+    who = ", ".join(
+        f"worker {w}: {len(cpus)} ({sum(cpus):,.1f} CPU s)"
+        for w, cpus in sorted(events.lost.items(), key=lambda item: str(item[0]))
+    )
+    return [f"{lost_text(len(every), sum(every))}: {who}"]
+
+
 def run_report(run_dir: str | Path, plots: bool = True) -> str:
     """A summary of the run (score, gap to best known, time to best, moves/s, stop reason); refreshes plots."""
     run_dir = require(run_dir, "run")
@@ -140,7 +159,7 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
     stats = events.last_figures
     clues = clue_convention(puzzle)
     label = f"{puzzle.name} (clues {clues})" if clues else puzzle.name
-    lines = [f"run {run_dir.name}: {label} seed {cfg.seed}, {_status(run_dir, events)}"]
+    lines = [f"run {run_dir.resolve().name}: {label} seed {cfg.seed}, {_status(run_dir, events)}"]
     damage = _damage(events)
     if damage:
         lines.append(damage)
@@ -169,6 +188,7 @@ def run_report(run_dir: str | Path, plots: bool = True) -> str:
         f"diversifications {plateaus['diversifications']}, intensifications {plateaus['intensifications']}, "
         f"resumes {events.resumes}"
     )
+    lines += _lost_lines(events)
     lines += report_lines(events.history)
     if plots:
         lines.append(plots_line(run_dir, puzzle, best))

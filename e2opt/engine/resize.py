@@ -29,5 +29,6 @@ def grow(team: Team, workers: int) -> bool:
     team.moves += [0] * more
     team.rounds += [0] * more
     team.lost += [0] * more
+    team.lost_cpu += [0.0] * more
     team.move_summaries += [{} for _ in range(more)]
     return True

@@ -45,6 +45,8 @@ class Result:
     workers: list[dict] | None = None  # per-worker figures
     clues: str | None = None  # the official set's clue convention ('1/5' starter-only, '5/5' strict)
     viewer_url: str | None = None  # the best board as a link to the community viewer (formats/viewer.py)
+    lost: int = 0  # rounds lost with their worker (killed, crashed, a Dask worker gone), all workers
+    lost_cpu_s: float = 0.0  # the CPU those rounds had used (not in cpu_s: no state kept it)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -61,6 +63,10 @@ class Result:
         self.clues = clue_convention(puzzle)
         self.viewer_url = None if self.best_board is None else viewer_url(puzzle, self.best_board)
 
+    def losses(self) -> str:
+        """``, 1 round lost ...`` for the summary line; nothing when no worker was lost."""
+        return f", {lost_text(self.lost, self.lost_cpu_s)}" if self.lost else ""
+
     def summary(self) -> str:
         """Two lines for people: the score and how it was reached, then the run folder."""
         known = ""
@@ -70,9 +76,14 @@ class Result:
         return (
             f"{self.instance}{clues} seed {self.seed}: {self.best_score}/{self.max_score}{known}; "
             f"{self.iterations} moves ({self.moves_per_s:,.0f}/s), best after {self.time_to_best_s:.1f} s, "
-            f"{self.wall_s:.1f} s wall, {self.cpu_s:.1f} s CPU; stopped by {self.stop_reason}\n"
+            f"{self.wall_s:.1f} s wall, {self.cpu_s:.1f} s CPU{self.losses()}; stopped by {self.stop_reason}\n"
             f"run folder: {self.run_dir}" + (f"\nviewer: {self.viewer_url}" if self.viewer_url else "")
         )
+
+
+def lost_text(rounds: int, cpu_s: float) -> str:
+    """``2 rounds lost with their worker (14.2 CPU s)``, one phrase for the summary, the view and the report."""
+    return f"{rounds} round{'s' if rounds != 1 else ''} lost with their worker ({cpu_s:,.1f} CPU s)"
 
 
 def per_second(count: float, seconds: float) -> float:
@@ -98,6 +109,7 @@ def worker_figures(team: Team) -> list[dict[str, Any]]:
                 "time_to_best_s": round(meta.best_wall_s, 3),
                 "restarts": meta.restarts,
                 "lost": team.lost[i],
+                "lost_cpu_s": round(team.lost_cpu[i], 3),
                 "construction_score": meta.construction.get("score"),
                 "stop_reason": team.finished[i],
                 "moves": team.move_summaries[i],
@@ -138,6 +150,8 @@ def finish(team: Team, events: EventLog, salvage: Salvage | None = None) -> Resu
         intensifications=team.totals("intensifications"),
         best_board=team.best_board,
         workers=worker_figures(team),
+        lost=sum(team.lost),
+        lost_cpu_s=round(sum(team.lost_cpu), 3),
     )
     result.label(puzzle)
     end = {k: v for k, v in result.to_json().items() if k not in ("construction", "workers")}

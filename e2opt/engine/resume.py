@@ -17,6 +17,7 @@ from ..core.fsutil import STATE_FILE_MB, atomic_write_text, read_user_text
 from ..core.puzzle import Puzzle
 from ..search import stop as stopping
 from ..search.state import SearchState
+from .capacity import check_workers
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint
 from .config import RunConfig
 from .coordinator import run_team
@@ -50,6 +51,8 @@ def resume_run(
     """
     if workers is not None and workers < 1:
         raise E2optError(f"--workers {workers}: expected a whole number of at least 1")
+    if workers is not None:
+        check_workers(workers, executor, scheduler)
     run_dir = require(run_dir, "run")
     with FolderLock(run_dir, "run"):  # before anything is read: the owner may be writing
         return _resume(run_dir, quiet, overrides, executor, scheduler, workers)

@@ -26,6 +26,7 @@ from ..search.schedule import add_totals
 from ..search.state import SearchState
 from ..search.tabu import TabuSearch
 from .config import RunConfig
+from .lifeline import OwnerWatch, Watched
 from .protocol import Answer, ProducedBoard, Task, WorkerMeta, WorkerState
 from .roles import ROLES
 from .roles.guard import Claim
@@ -56,6 +57,7 @@ class Worker:
     def __init__(self, task: Task, puzzle: Puzzle, clock: stopping.Clock, claim: Claim):
         self.task, self.cfg, self.puzzle, self.clock = task, task.config, puzzle, clock
         self.role, self.claim = ROLES[task.role], claim
+        self.began = clock.wall()
         self.flat = FlatPuzzle.of(puzzle)
         self.events: list[dict[str, Any]] = []
         self.seed_key = worker_streams(self.cfg.seed, task.worker)[2]
@@ -201,7 +203,7 @@ class Worker:
         st = self.search.state
         state = WorkerState(self.meta, st.to_dict(), self.best[0], self.best[1])
         return Answer(self.task.worker, state, self.events, finished, int(st.score), self.moves(),
-                      self.move_summary(), self.produced, self.took)  # fmt: skip
+                      self.move_summary(), self.produced, self.took, self.began)  # fmt: skip
 
 
 def _say(line: str) -> None:
@@ -232,7 +234,10 @@ def search_round(task: Task) -> Answer:
     cpu_before = 0.0 if task.state is None else float(task.state.meta.cpu_s)
     clock = stopping.Clock(time.time() - task.t0, cpu_before)
     role = ROLES[task.role]
-    with role.claim(task) as claim:
+    claim = role.claim(task)
+    if task.run_pid:  # on Dask: the run may be gone (kill -9) while this round goes on
+        claim = Watched(claim, OwnerWatch(Path(task.stop_file).parent, task.run_pid))
+    with claim:
         worker = Worker(task, puzzle, clock, claim)
         finished = role.play(worker, task)
         claim.check()  # a stale copy hands nothing over

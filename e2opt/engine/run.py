@@ -15,8 +15,9 @@ from typing import Any
 from ..core.folderlock import FolderLock
 from ..core.formats.read import read_puzzle
 from ..core.fsutil import atomic_write_text
+from .capacity import check_workers
 from .config import RunConfig
-from .coordinator import run_team
+from .coordinator import run_team, worker_count
 from .loader import load_config
 from .result import Result
 from .runfolder import CONFIG, keep_inputs, make_run_dir, mark, marker_kind
@@ -31,14 +32,17 @@ def run_config(
     executor: str = "local",
     scheduler: str | None = None,
     spent_s: float = 0.0,
+    announced: int | None = None,
 ) -> Result:
     """Construct + search for one config in a new run folder (or the given one, e.g. a sweep's run folder);
-    ``spent_s`` wall seconds already spent (the command's imports) count in the wall budget.
+    ``spent_s`` wall seconds already spent (the command's imports) count in the wall budget; ``announced``:
+    the worker count the command line said already (``starting N worker(s)``).
 
     SIGINT, SIGTERM or SIGHUP stop the construction (its board so far becomes the start) and the search
     after its current move; the run then ends with a checkpoint, so that ``resume`` goes on from there.
     """
     puzzle = read_puzzle(cfg.instance)
+    check_workers(worker_count(cfg, executor), executor, scheduler, "--workers (run.workers)")
     if run_dir is None:
         run_dir = make_run_dir(cfg.output.runs_dir, cfg.name, cfg.seed)
     else:
@@ -49,7 +53,9 @@ def run_config(
     with FolderLock(run_dir, "run"):  # one owner per run folder, released by the OS if this process dies
         keep_inputs(run_dir, cfg.instance, cfg.construct.board)
         atomic_write_text(run_dir / CONFIG, cfg.to_yaml())
-        return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, spent_s=spent_s)
+        return run_team(
+            cfg, run_dir, puzzle, quiet, executor, scheduler, spent_s=spent_s, announced=announced
+        )
 
 
 def run_api(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any) -> Result:

@@ -4,26 +4,71 @@ a killed one replaced alone.
 A ProcessPoolExecutor breaks as a whole when one of its processes dies (every task in flight fails); here
 each worker has its own process and pipe, so a ``kill -9`` costs only that worker's round, which the run
 submits again from the state it holds. Same interface as the sweep's pools (submit, wait, cancel, close).
+Each worker process is bound to the run's process and holds the run folder's lock (lifeline.py): it never
+outlives its run.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from concurrent.futures import Future
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from ..core.folderlock import held_fd
 from ..core.signals import ignore_terminal_signals, worker_context
+from .lifeline import bind_to_run
+from .prewarm import PREWARM_ENV, SERVER_MODULES
 
 
 class WorkerDied(Exception):
-    """The process running a round ended without answering (killed, out of memory)."""
+    """The process running a round ended without answering (killed, out of memory); ``cpu_s``: the CPU its
+    round had used when it was last seen (at most one wait of the coordinator before its end)."""
+
+    def __init__(self, message: str, cpu_s: float = 0.0):
+        super().__init__(message)
+        self.cpu_s = cpu_s
 
 
-def _serve(conn: Connection) -> None:
-    """Process body: run each (fn, task) received and send back ("ok", answer) or ("error", exception)."""
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) process ``pid`` has used, from /proc; None where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[-1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class SharedFd:
+    """An open file (the run folder's lock) handed to a worker process: it arrives as the same open file, so
+    the process holds the lock with its run (multiprocessing passes it as it passes a pipe)."""
+
+    def __init__(self, fd: int | None):
+        self.fd = fd
+
+    def __reduce__(self) -> tuple:
+        from multiprocessing import reduction
+
+        return (_shared_fd, (None if self.fd is None else reduction.DupFd(self.fd),))
+
+
+def _shared_fd(dup: Any) -> int | None:
+    """In the worker: the fd it holds (never read or written; closed when the process ends)."""
+    return None if dup is None else dup.detach()
+
+
+def _serve(conn: Connection, run_pid: int = 0, lock: int | None = None) -> None:
+    """Process body: run each (fn, task) received and send back ("ok", answer) or ("error", exception).
+    ``lock``: the run folder's lock, held (not used) until this process ends."""
     ignore_terminal_signals()
+    if run_pid:
+        bind_to_run(run_pid)
     while True:
         try:
             fn, task = conn.recv()
@@ -38,13 +83,20 @@ def _serve(conn: Connection) -> None:
 class _Slot:
     """One process and its pipe; ``future`` is the round it runs, if any."""
 
-    def __init__(self, context: Any):
+    def __init__(self, context: Any, lock: SharedFd):
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child,), daemon=True)
+        self.process = context.Process(target=_serve, args=(child, os.getpid(), lock), daemon=True)
         self.process.start()
         child.close()
         self.future: Future | None = None
         self.pid = self.process.pid
+        self.cpu_start = self.cpu_seen = 0.0  # the process's CPU when its round began, and when last seen
+
+    def look(self) -> None:
+        """Note the CPU the process has used (what its round cost, should it die)."""
+        cpu = process_cpu(self.pid)
+        if cpu is not None:
+            self.cpu_seen = cpu
 
 
 class LocalSlots:
@@ -54,10 +106,12 @@ class LocalSlots:
     waits_for_running = True
     stop_note = "workers stop after their current move"
 
-    def __init__(self, workers: int):
-        self.context = worker_context("e2opt.engine.round")
+    def __init__(self, workers: int, run_dir: Any = None, config: dict | None = None):
+        env = {} if config is None else {PREWARM_ENV: json.dumps({"data": config})}
+        self.context = worker_context(SERVER_MODULES, env)  # started already by `e2opt run`: kept
         self.workers = workers
-        self.slots = [_Slot(self.context) for _ in range(workers)]
+        self.lock = SharedFd(None if run_dir is None else held_fd(run_dir))
+        self.slots = [_Slot(self.context, self.lock) for _ in range(workers)]
 
     def describe(self) -> str:
         return f"{self.workers} local worker process{'es' if self.workers > 1 else ''}"
@@ -71,9 +125,11 @@ class LocalSlots:
         for i, slot in enumerate(self.slots):
             if slot.future is None:
                 if not slot.process.is_alive():
-                    self.slots[i] = slot = _Slot(self.context)
+                    self.slots[i] = slot = _Slot(self.context, self.lock)
                 future: Future = Future()
                 future.set_running_or_notify_cancel()
+                slot.look()
+                slot.cpu_start = slot.cpu_seen
                 slot.conn.send((fn, task))
                 slot.future = future
                 return future
@@ -81,6 +137,9 @@ class LocalSlots:
 
     def wait(self, futures: set, timeout: float) -> set:
         """Collect answers (and deaths) for up to ``timeout`` seconds; the futures done."""
+        for slot in self.slots:
+            if slot.future is not None:
+                slot.look()
         busy = {slot.conn: slot for slot in self.slots if slot.future is not None}
         busy.update({slot.process.sentinel: slot for slot in self.slots if slot.future is not None})
         for ready in wait(list(busy), timeout):
@@ -99,7 +158,8 @@ class LocalSlots:
             else:
                 slot.process.join(1)
                 code = slot.process.exitcode
-                future.set_exception(WorkerDied(f"worker process {slot.pid} ended (exit code {code})"))
+                cpu = max(0.0, slot.cpu_seen - slot.cpu_start)
+                future.set_exception(WorkerDied(f"worker process {slot.pid} ended (exit code {code})", cpu))
         return {future for future in futures if future.done()}
 
     def cancel(self, futures: set) -> None:

@@ -43,6 +43,7 @@ class Team:
         self.finished: list[str | None] = [None] * n
         self.current, self.moves = [0] * n, [0] * n
         self.rounds, self.lost = [0] * n, [0] * n
+        self.lost_cpu = [0.0] * n  # CPU seconds of the rounds lost with their process (not in any state)
         self.move_summaries: list[dict[str, dict]] = [{} for _ in range(n)]  # each worker's per-move totals
         self.elite: list[dict[str, Any]] = []  # {"score", "piece", "rot"}, best first, distinct
         self.published: list[dict[str, Any]] = []
@@ -90,6 +91,14 @@ class Team:
                 worker=i, role=self.role(i), score=value, method=board.method, kept=kept, key=key,
                 wall_s=round(board.wall_s, 3), cpu_s=round(board.cpu_s, 3), extra=dict(board.dfs),
             ))  # fmt: skip
+
+    def note_lost(self, i: int, cpu_s: float, error: str, events: EventLog) -> None:
+        """Worker i lost a round with its process (killed, crashed, a Dask worker gone): counted, with the CPU
+        it had used, and written as a ``worker_lost`` event (result.json, the live view and the report show it)."""
+        self.lost[i] += 1
+        self.lost_cpu[i] += cpu_s
+        events.write("worker_lost", worker=i, role=self.role(i), error=error[:200], cpu_s=round(cpu_s, 3),
+                     wall_s=round(self.clock.wall(), 3))  # fmt: skip
 
     # --- what the workers found ---
 
@@ -216,6 +225,7 @@ class Team:
                 "meta": metas,
                 "rounds": self.rounds,
                 "lost": self.lost,
+                "lost_cpu": self.lost_cpu,
                 "moves": self.moves,
                 "current": self.current,
                 "best": self.best,
@@ -245,6 +255,7 @@ class Team:
             team.states[i] = worker
         for key in ("rounds", "lost", "moves", "current"):
             setattr(team, key, list(team_meta[key]))
+        team.lost_cpu = [float(x) for x in team_meta.get("lost_cpu", [0.0] * n)]  # none before issue 48
         for j, value in enumerate(team_meta["elite_scores"]):
             piece, rot = np.asarray(state[f"elite{j}.piece"]), np.asarray(state[f"elite{j}.rot"])
             team.elite.append({"score": int(value), "piece": piece, "rot": rot})

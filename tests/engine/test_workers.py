@@ -26,6 +26,7 @@ from e2opt.engine.events import read_events
 from e2opt.engine.loader import load_config
 from e2opt.engine.plots import worker_series
 from e2opt.engine.protocol import Task
+from e2opt.engine.report import run_report
 from e2opt.engine.resume import resume_run
 from e2opt.engine.round import search_round, worker_streams
 from e2opt.engine.run import Result, run_config
@@ -225,12 +226,17 @@ def test_a_round_lost_with_its_worker_is_submitted_again_from_the_state_held(tmp
             return super().submit(fn, task)
 
     cfg = load_config(config_file(tmp_path))
-    monkeypatch.setattr(coordinator, "make_workers_pool", lambda executor, n, scheduler: FlakyPool(n))
+    monkeypatch.setattr(coordinator, "make_workers_pool", lambda executor, n, scheduler, *_: FlakyPool(n))
     flaky = run_config(cfg)
     assert outcome(Path(flaky.run_dir)) == outcome(Path(straight.run_dir))
     assert sum(w["lost"] for w in flaky.workers) == 1
     lost = [e for e in read_events(Path(flaky.run_dir)) if e["event"] == "worker_lost"]
     assert len(lost) == 1 and "died" in lost[0]["error"]
+    # every loss said (issue 48): result.json's totals, the event's CPU, the report's line
+    assert flaky.lost == 1 and flaky.lost_cpu_s == lost[0]["cpu_s"] >= 0
+    assert f"1 round lost with their worker ({lost[0]['cpu_s']:,.1f} CPU s): worker" in run_report(
+        flaky.run_dir, plots=False
+    )
 
 
 def worker_pids(run_dir: Path) -> list[int]:
