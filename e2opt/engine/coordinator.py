@@ -88,6 +88,7 @@ class Coordinator:
         self.next_checkpoint = now + out.checkpoint_every_s
         self.next_stats = now + out.stats_every_s
         self.last_stats = (team.clock.wall(), sum(team.moves))
+        self.last_worker_moves = list(team.moves)
         self.claims = 0  # submissions so far; with the start time, each one's token (roles/guard.py)
         # rounds far from this process (Dask) stop once it no longer owns the folder; local ones die with it
         self.watched_pid = 0 if isinstance(pool, InProcess | LocalSlots) else os.getpid()
@@ -155,6 +156,8 @@ class Coordinator:
         while in_flight:
             if interrupted.triggered and team.stop_reason is None:
                 self.stop(interrupted.reason)
+            if self.sync is None and time.perf_counter() >= self.next_stats:
+                self.stats()  # due with or without answers: a view and a log that never go stale
             for future in self.pool.wait(set(in_flight), 0.5):
                 i, task, submitted = in_flight.pop(future)
                 exc = future.exception()
@@ -185,6 +188,8 @@ class Coordinator:
                         submit(i)
         if interrupted.triggered and team.stop_reason is None:  # the last answers came in with the signal
             team.stop_reason = interrupted.reason
+        if self.sync is None and team.clock.wall() > self.last_stats[0] + 0.5:
+            self.stats()  # the last interval's rates, for the view's last lines (after a resume too)
 
     def silent_losses(self, future: Any, i: int, submitted: float) -> None:
         """Attempts of a round that Dask ran again elsewhere after their worker died (its answer came, so the
@@ -238,15 +243,25 @@ class Coordinator:
             self.next_checkpoint = time.perf_counter() + out.checkpoint_every_s
             team.checkpoint(self.events)
         if time.perf_counter() >= self.next_stats:
-            self.next_stats = time.perf_counter() + out.stats_every_s
-            info = team.info()
-            wall, moves = info["wall_s"], info["iteration"]
-            rate = (moves - self.last_stats[1]) / max(wall - self.last_stats[0], 1e-9)
-            self.last_stats = (wall, moves)
-            workers = [
-                {"worker": i, "score": team.current[i], "iteration": team.moves[i]} for i in range(team.n)
-            ]
-            self.events.write("stats", moves_per_s=round(rate, 1), workers=workers, **rounded(info))
+            self.stats()
+
+    def stats(self) -> None:
+        """A stats event: the run's and each worker's moves per second over the interval since the last one
+        (the live view shows these, not a mean since the start or since a resume)."""
+        team = self.team
+        self.next_stats = time.perf_counter() + team.cfg.output.stats_every_s
+        info = team.info()
+        wall, moves = info["wall_s"], info["iteration"]
+        span = max(wall - self.last_stats[0], 1e-9)
+        rate = (moves - self.last_stats[1]) / span
+        before = self.last_worker_moves
+        workers = [
+            {"worker": i, "score": team.current[i], "iteration": team.moves[i],
+             "moves_per_s": round((team.moves[i] - before[i]) / span, 1) if i < len(before) else None}
+            for i in range(team.n)
+        ]  # fmt: skip
+        self.last_stats, self.last_worker_moves = (wall, moves), list(team.moves)
+        self.events.write("stats", moves_per_s=round(rate, 1), workers=workers, **rounded(info))
 
 
 def run_team(

@@ -20,9 +20,9 @@ from ..search.state import SearchState
 from .capacity import check_workers
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint
 from .config import RunConfig
-from .coordinator import run_team
-from .events import EventLog
-from .progress import warn
+from .coordinator import run_team, worker_count
+from .events import EventLog, read_events
+from .progress import format_clock, warn
 from .resize import grow
 from .result import Result
 from .round import cpu_share, worker_criteria
@@ -104,7 +104,32 @@ def _resume(
     adopted = team.adopt_saved_best()
     events.write("resume", iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted)
     events.close()
+    best = f"best {team.best['score']}/{puzzle.max_score}" if team.best else "no best board yet"
+    _say(
+        quiet,
+        f"resuming {run_dir.resolve().name} from its checkpoint at {format_clock(meta['wall_s'])} of the run "
+        f"({sum(team.moves):,} moves, {best}"
+        + (", a newer best.board adopted" if adopted else "")
+        + f"), {team.n} worker(s)",
+    )
     return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, team)
+
+
+def _say(quiet: bool, line: str) -> None:
+    """What resume goes on from, on stdout before the run's own lines (``--quiet``: nothing)."""
+    if not quiet:
+        print(line, flush=True)
+
+
+def spent_wall_s(run_dir: Path) -> float:
+    """The run's wall seconds so far as its events tell them: the latest ``wall_s`` any event carries (the
+    coordinator writes statistics every ``output.stats_every_s``, constructions or not)."""
+    latest = 0.0
+    for event in read_events(run_dir):
+        wall = event.get("wall_s")
+        if isinstance(wall, int | float) and not isinstance(wall, bool):
+            latest = max(latest, float(wall))
+    return latest
 
 
 def _past(cfg: RunConfig, team: Team, wall_s: float) -> str | None:
@@ -155,13 +180,26 @@ def _restart(
     executor: str = "local",
     scheduler: str | None = None,
 ) -> Result:
-    """A run stopped before its first checkpoint (during construction) starts again in its folder.
-
-    The stopped attempt's best.board and result.json go first, so nothing of it can be taken for the new one's.
+    """A run stopped before its first checkpoint (during construction) starts again in its folder, from its
+    config: the stopped attempt's best.board is kept when it verifies (the new run's best starts there) and
+    the wall time it spent, from its events, counts in the budget; its result.json goes.
     """
-    for name in (BEST, RESULT):
-        (run_dir / name).unlink(missing_ok=True)
+    (run_dir / RESULT).unlink(missing_ok=True)
+    spent = spent_wall_s(run_dir)
+    team = Team(cfg, run_dir, puzzle, worker_count(cfg, executor), stopping.Clock(spent))
+    kept = team.adopt_saved_best()
+    if not kept:
+        (run_dir / BEST).unlink(missing_ok=True)
     log = EventLog(run_dir)
-    log.write("restart", reason="no checkpoint yet: stopped during construction")
+    log.write(
+        "restart", reason="no checkpoint yet: stopped during construction", wall_s=round(spent, 3),
+        kept_best=team.best["score"] if kept else None,
+    )  # fmt: skip
     log.close()
-    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
+    board = f"best.board kept ({team.best['score']}/{puzzle.max_score})" if kept else "no best board to keep"
+    _say(
+        quiet,
+        f"resuming {run_dir.resolve().name}: no checkpoint (stopped during construction), so it starts again "
+        f"from its config; {board}; the {spent:.1f} s already spent count in its budget",
+    )
+    return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, team)

@@ -63,7 +63,10 @@ def recount(run_dir: Path) -> tuple[int | None, list[dict]]:
             (s["wall_s"], w["iteration"], w["score"]) for s in stats for w in s["workers"] if w["worker"] == i
         ]
         rate = None
-        if len(points) >= 2 and points[-1][0] > points[-2][0]:
+        last = [w for s in stats for w in s["workers"] if w["worker"] == i][-1:]
+        if last and last[0].get("moves_per_s") is not None:  # the last interval's rate (issue 48)
+            rate = last[0]["moves_per_s"]
+        elif len(points) >= 2 and points[-1][0] > points[-2][0]:
             rate = (points[-1][1] - points[-2][1]) / (points[-1][0] - points[-2][0])
         produced = [e["score"] for e in mine if e["event"] == "produced"]
         built = [e["score"] for e in mine if e["event"] == "construction"]  # the score until the first stats
