@@ -13,7 +13,7 @@ mkdir -p "$boards"
 for puzzle in "$@"; do
   puzzle=$(realpath "$puzzle")
   "$python" -m e2opt run "$root/config/eternity2.yaml" --set "instance=$puzzle" --set output.plots=false \
-    --seed "$seed" --workers 2 --max-cpu-s "$cpu" --max-wall-s $((cpu * 4)) --runs-dir "$runs" --quiet > /dev/null
+    --seed "$seed" --workers 2 --max-cpu-s "$cpu" --max-wall-s $((cpu * 10)) --runs-dir "$runs" --quiet > /dev/null
   dir=$(ls -td "$runs"/*/ | head -1)
   cp "$dir/best.board" "$boards/pipeline_$(basename "$puzzle" .txt)_s${seed}_${cpu}cpu.board"
   echo "$(basename "$puzzle" .txt) seed $seed ${cpu} CPU s: $("$python" -m e2opt verify "$puzzle" "$dir/best.board" | head -1)" \
