@@ -177,9 +177,10 @@ class Stats(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class WorkerLost(Event):
+class WorkerLost(WorkerEvent):
+    """A round lost with its worker (killed, crashed, a Dask worker gone); ``cpu_s``: what it had used."""
+
     kind: ClassVar[str] = "worker_lost"
-    worker: int | None = None
     error: str | None = None
 
 

@@ -26,6 +26,7 @@ from .eventkinds import (
     Resume,
     Start,
     Stats,
+    WorkerLost,
     Workers,
     as_event,
 )
@@ -153,9 +154,9 @@ class RunFigures:
             w.placed, w.nodes_per_s = extra.get("placed", w.placed), extra.get("nodes_per_s", w.nodes_per_s)
         elif isinstance(event, Repaired):
             w.repaired += 1
-        elif kind == "worker_lost":
+        elif isinstance(event, WorkerLost):
             w.lost += 1
-            w.lost_cpu_s += float(event.get("cpu_s") or 0.0)
+            w.lost_cpu_s += float(event.cpu_s or 0.0)
 
 
 def render(figures: RunFigures, wall_s: float, cfg: RunConfig) -> list[str]:

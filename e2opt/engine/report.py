@@ -14,7 +14,7 @@ from ..core.formats.official import clue_convention
 from ..core.formats.read import read_board, read_puzzle
 from ..core.formats.viewer import viewer_url
 from ..core.fsutil import STATE_FILE_MB, read_user_text
-from .eventkinds import Best, End, Stats, kind_of
+from .eventkinds import Best, End, Stats, WorkerLost, kind_of
 from .events import read_typed
 from .hourly import HourlyHistory, report_lines
 from .plots import plots_line
@@ -60,11 +60,8 @@ def summarise_events(run_dir: Path) -> EventSummary:
         elif isinstance(event, End):
             summary.last_end = summary.last_figures = event
         summary.resumes += kind == "resume"
-        if kind == "worker_lost":
-            cpu = event.get("cpu_s")
-            summary.lost.setdefault(event.get("worker"), []).append(
-                cpu if isinstance(cpu, int | float) else 0.0
-            )
+        if isinstance(event, WorkerLost):
+            summary.lost.setdefault(event.worker, []).append(float(event.cpu_s or 0.0))
         summary.history.add(event)
         for key in summary.plateaus:
             value = getattr(event, key, None)
