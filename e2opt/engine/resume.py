@@ -21,6 +21,7 @@ from .capacity import check_workers
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint
 from .config import RunConfig
 from .coordinator import run_team
+from .eventkinds import Restart, Resume, RunWarning, WorkersAdded
 from .events import EventLog
 from .progress import warn
 from .resize import grow
@@ -97,12 +98,12 @@ def _resume(
         atomic_write_text(run_dir / CONFIG, stored.to_yaml())
     events = EventLog(run_dir)
     if grown:
-        events.write("workers_added", before=before, workers=team.n)
+        events.write(WorkersAdded(before=before, workers=team.n))
     for warning in warnings:
-        events.write("warning", message=warning)
+        events.write(RunWarning(message=warning))
         warn(warning)  # on stderr, --quiet or not: a checkpoint was skipped
     adopted = team.adopt_saved_best()
-    events.write("resume", iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted)
+    events.write(Resume(iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted))
     events.close()
     return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, team)
 
@@ -162,6 +163,6 @@ def _restart(
     for name in (BEST, RESULT):
         (run_dir / name).unlink(missing_ok=True)
     log = EventLog(run_dir)
-    log.write("restart", reason="no checkpoint yet: stopped during construction")
+    log.write(Restart(reason="no checkpoint yet: stopped during construction"))
     log.close()
     return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler)
