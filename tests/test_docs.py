@@ -11,13 +11,11 @@ DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 OPENING_MAX_CHARS = 700
 ISSUE_MENTION = re.compile(r"\bissues? #?\d+", re.IGNORECASE)
-# docs/dfs.md is being rewritten beside this test; it joins the check when its mentions are gone
-NOT_YET = {"dfs.md"}
 
 
 def pages() -> list[Path]:
     """The README and every page of docs/ this test checks."""
-    return [README, *(p for p in sorted(DOCS.glob("*.md")) if p.name not in NOT_YET)]
+    return [README, *sorted(DOCS.glob("*.md"))]
 
 
 def test_readme_opens_short_with_the_two_commands_first() -> None:

@@ -23,6 +23,7 @@ from ..core.signals import Interrupted, StopSignals
 from ..search import stop as stopping
 from .capacity import where_workers
 from .config import RunConfig
+from .eventkinds import RunWarning, Start, Workers, make
 from .events import EventLog
 from .liveview import LiveView, worker_plan
 from .nested import TASK, task_pool
@@ -261,7 +262,7 @@ class Coordinator:
             for i in range(team.n)
         ]  # fmt: skip
         self.last_stats, self.last_worker_moves = (wall, moves), list(team.moves)
-        self.events.write("stats", moves_per_s=round(rate, 1), workers=workers, **rounded(info))
+        self.events.write(make("stats", moves_per_s=round(rate, 1), workers=workers, **rounded(info)))
 
 
 def run_team(
@@ -287,15 +288,16 @@ def run_team(
     if team is None:
         team = Team(cfg, run_dir, puzzle, worker_count(cfg, executor), stopping.Clock(spent_s))
         events.write(
-            "start",
-            instance=puzzle.name,
-            seed=cfg.seed,
-            max_score=puzzle.max_score,
-            pid=os.getpid(),
-            workers=team.n,
+            Start(
+                instance=puzzle.name,
+                seed=cfg.seed,
+                max_score=puzzle.max_score,
+                pid=os.getpid(),
+                workers=team.n,
+            )
         )
         for warning in puzzle.warnings:
-            events.write("warning", message=warning)
+            events.write(RunWarning(message=warning))
             progress.warn(warning)
     with faults_end_the_run(
         team, events
@@ -321,7 +323,7 @@ def _go(
         progress.message(f"starting {team.n} worker(s) on {where_workers(executor, team.n, scheduler)}")
     pool = make_workers_pool(executor, team.n, scheduler, run_dir, cfg)
     pids = pool.pids() if isinstance(pool, LocalSlots) else []
-    events.write("workers", workers=team.n, where=pool.describe(), pids=pids, **worker_plan(team))
+    events.write(Workers(workers=team.n, where=pool.describe(), pids=pids, **worker_plan(team)))
     interrupted = _StopOnSignal(run_dir / STOP_FILE)
     abandoned = False
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.fsutil import UnreadableFile, check_regular
-from .eventkinds import Event, make, parse
+from .eventkinds import Event, parse
 
 EVENTS = "events.jsonl"
 
@@ -28,11 +28,10 @@ class EventLog:
         if not _ends_a_line(self.path):  # a killed writer left a torn line: start ours on a fresh one
             self._file.write("\n")
 
-    def write(self, event: Event | str, **fields: Any) -> None:
-        """Append an event: a dataclass of ``eventkinds``, or its kind and fields (made into that dataclass;
-        a kind with no class there is a ValueError)."""
-        typed = make(event, **fields) if isinstance(event, str) else event
-        line = json.dumps(typed.to_dict(), separators=(",", ":"))
+    def write(self, event: Event) -> None:
+        """Append an event, a dataclass of ``eventkinds`` (``eventkinds.make`` builds one from a kind and the
+        fields of its line, refusing a kind that has no class)."""
+        line = json.dumps(event.to_dict(), separators=(",", ":"))
         self._file.write(line + "\n")
         self._file.flush()
         for listener in self.listeners:

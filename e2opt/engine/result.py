@@ -15,6 +15,7 @@ from ..core.fsutil import atomic_write_text
 from ..core.puzzle import Puzzle
 from ..search.schedule import add_totals
 from .envfail import RunWriteFailed, Salvage, is_fault, where
+from .eventkinds import End, make
 from .events import EventLog
 from .runfolder import BEST, RESULT, WRITE_FAILED
 
@@ -157,7 +158,7 @@ def finish(team: Team, events: EventLog, salvage: Salvage | None = None) -> Resu
     end = {k: v for k, v in result.to_json().items() if k not in ("construction", "workers")}
     step(
         "end event",
-        lambda: (events.write("end", **end, moves=add_totals(team.move_summaries)), events.close()),
+        lambda: (events.write(make("end", **end, moves=add_totals(team.move_summaries))), events.close()),
     )
     step(RESULT, lambda: atomic_write_text(team.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n"))
     if cfg.output.plots and salvage is None:
@@ -187,7 +188,7 @@ def _end(team: Team, events: EventLog, exc: OSError) -> str:
             salvage.attempt("checkpoint", lambda: team.checkpoint(events))
         finish(team, events, salvage)
     else:
-        salvage.attempt("end event", lambda: events.write("end", stop_reason=team.stop_reason))
+        salvage.attempt("end event", lambda: events.write(End(stop_reason=team.stop_reason)))
     kept = ", ".join(salvage.written) or "nothing"
     lost = f"; not written: {', '.join(salvage.lost)}" if salvage.lost else ""
     board = "best.board is whole" if (team.dir / BEST).exists() else "no best.board yet"

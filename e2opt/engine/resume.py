@@ -21,6 +21,7 @@ from .capacity import check_workers
 from .checkpoint import CHECKPOINT_FILES, load_checkpoint
 from .config import RunConfig
 from .coordinator import run_team, worker_count
+from .eventkinds import Resume, RunWarning, WorkersAdded, make
 from .events import EventLog, read_events
 from .progress import format_clock, warn
 from .resize import grow
@@ -97,12 +98,12 @@ def _resume(
         atomic_write_text(run_dir / CONFIG, stored.to_yaml())
     events = EventLog(run_dir)
     if grown:
-        events.write("workers_added", before=before, workers=team.n)
+        events.write(WorkersAdded(before=before, workers=team.n))
     for warning in warnings:
-        events.write("warning", message=warning)
+        events.write(RunWarning(message=warning))
         warn(warning)  # on stderr, --quiet or not: a checkpoint was skipped
     adopted = team.adopt_saved_best()
-    events.write("resume", iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted)
+    events.write(Resume(iteration=sum(team.moves), wall_s=round(meta["wall_s"], 3), adopted_best=adopted))
     events.close()
     best = f"best {team.best['score']}/{puzzle.max_score}" if team.best else "no best board yet"
     _say(
@@ -191,10 +192,10 @@ def _restart(
     if not kept:
         (run_dir / BEST).unlink(missing_ok=True)
     log = EventLog(run_dir)
-    log.write(
+    log.write(make(
         "restart", reason="no checkpoint yet: stopped during construction", wall_s=round(spent, 3),
         kept_best=team.best["score"] if kept else None,
-    )  # fmt: skip
+    ))  # fmt: skip
     log.close()
     board = f"best.board kept ({team.best['score']}/{puzzle.max_score})" if kept else "no best board to keep"
     _say(

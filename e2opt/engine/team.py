@@ -25,7 +25,7 @@ from ..search.state import SearchState
 from .boardpool import BoardPool, board_key
 from .checkpoint import save_checkpoint
 from .config import RunConfig
-from .eventkinds import Best, Checkpoint, Produced, Share, make
+from .eventkinds import Best, Checkpoint, Produced, Share, WorkerLost, make
 from .events import EventLog, read_typed
 from .protocol import Answer, ProducedBoard, WorkerMeta, WorkerState
 from .roles import Role, assign
@@ -97,8 +97,8 @@ class Team:
         it had used, and written as a ``worker_lost`` event (result.json, the live view and the report show it)."""
         self.lost[i] += 1
         self.lost_cpu[i] += cpu_s
-        events.write("worker_lost", worker=i, role=self.role(i), error=error[:200], cpu_s=round(cpu_s, 3),
-                     wall_s=round(self.clock.wall(), 3))  # fmt: skip
+        events.write(WorkerLost(worker=i, role=self.role(i), error=error[:200], cpu_s=round(cpu_s, 3),
+                                wall_s=round(self.clock.wall(), 3)))  # fmt: skip
 
     # --- what the workers found ---
 

@@ -168,7 +168,7 @@ def test_the_deepest_partial_is_not_chosen_again_once_completed():
                harvest=HarvestConfig(min_placed=20, complete=2))  # fmt: skip
     run = _run(p, cfg, 0)
     run.run(max_nodes=100_000)
-    deepest = board_entry(run.dfs.board(run.call_codes))
+    deepest = board_entry(run.board(run.call_codes))
     ranked = run.pool.ranked()
     done = {e.key for e in ranked if e.placed >= deepest.placed} | {deepest.key}
     fresh = [e.key for e in ranked if e.key not in done][:3]
@@ -187,7 +187,7 @@ def test_a_call_with_nothing_new_harvested_completes_its_own_deepest_partial(tmp
     deepest = []
     for call in range(3):
         probe = _run(p, cfg, 0, tmp_path / "harvest")  # what the call will resume from
-        before = probe.dfs.nodes
+        before = probe.nodes
         probe.pool.close()
         board, info = build_dfs(p, cfg, np.random.default_rng(call), None, tmp_path, _chunks(1))
         _assert_full_and_valid(p, board)
@@ -224,7 +224,7 @@ def test_a_completion_with_touching_holes_keeps_within_its_cpu_share(budget):
     cfg = _cfg(scale_from=None, teeth=3, breaks=((40, 1), (50, 2), (55, 3)), quota=(), harvest=h)
     run = _run(p, cfg, 3)
     run.run(max_nodes=200_000, chunk=1 << 14)
-    partial = run.dfs.board(run.best_codes[: len(run.best_codes) - 14])
+    partial = run.board(run.best_codes[: len(run.best_codes) - 14])
     assert not non_adjacent(holes_of(partial))
     began = time.process_time()
     board, info = complete(p, partial, h, np.random.default_rng(0), cpu_s=budget)

@@ -43,7 +43,9 @@ def _reference(p, recipe: Recipe) -> tuple[list[int], list[int]]:
         if recipe.clue_zone == 0:
             near = {i for i, (hr, hc) in enumerate(hints) if abs(hr - r) + abs(hc - c) == 1}
         else:
-            near = {i for i, (hr, hc) in enumerate(hints) if max(abs(hr - r), abs(hc - c)) <= recipe.clue_zone}
+            near = {
+                i for i, (hr, hc) in enumerate(hints) if max(abs(hr - r), abs(hc - c)) <= recipe.clue_zone
+            }
         entered |= near
         scheduled = max([most for at, most in recipe.breaks if at <= pos], default=0)
         allow.append(scheduled + recipe.clue_breaks * len(entered))
@@ -77,7 +79,9 @@ def test_the_cases_cover_zones_hints_on_the_frame_and_rectangles():
         seen["rectangle"] |= p.rows != p.cols
         seen["strict cells"] |= 0 in _reference(p, recipe)[1] and recipe.frame_breaks
         seq = sequence(p, recipe.order, recipe.teeth)
-        seen["late only"] |= 0 < sum(seq.index((h.row, h.col)) < recipe.clue_from for h in p.hints) < len(p.hints)
+        seen["late only"] |= (
+            0 < sum(seq.index((h.row, h.col)) < recipe.clue_from for h in p.hints) < len(p.hints)
+        )
     assert all(seen.values()), seen
 
 

@@ -97,7 +97,7 @@ def test_harvested_boards_never_break_more_than_the_schedule(seed):
     assert summary.kept > 0
     for entry in run.pool.entries.values():
         assert entry.placed >= 30
-        _recount_breaks_ok(p, run.dfs, entry.cells)
+        _recount_breaks_ok(p, run.lanes[0], entry.cells)
         board = _board(p, entry)
         assert placed_joins(p, board) == entry.joins
 
@@ -138,7 +138,7 @@ def test_a_completed_partial_is_valid_and_never_below_its_joins(seed):
     run = _run(p, cfg, seed)
     run.run(max_nodes=40_000, chunk=1 << 14)
     for cut in (len(run.best_codes), len(run.best_codes) - 5):  # the deepest, and one with touching holes
-        partial = run.dfs.board(run.best_codes[:cut])
+        partial = run.board(run.best_codes[:cut])
         h = HarvestConfig(cpsat_s=0.5, repair_s=0.3 * (seed % 2))
         board, info = complete(p, partial, h, np.random.default_rng(seed))
         _assert_valid(p, board)
@@ -190,7 +190,7 @@ def _pool_state(folder: Path) -> tuple:
     lines = (folder / "pool.jsonl").read_text().splitlines() + (
         folder / "journal.jsonl"
     ).read_text().splitlines()
-    return keys, run.pool.counts_dict(), run.dfs.nodes, len(lines) == len(set(lines))
+    return keys, run.pool.counts_dict(), run.nodes, len(lines) == len(set(lines))
 
 
 @pytest.mark.slow
@@ -229,8 +229,8 @@ def test_a_run_cut_in_two_at_a_checkpoint_equals_the_run_in_one_piece_aborts_inc
     first.run(max_nodes=123_457, chunk=3_000)
     second = _run(p, cfg, 11, tmp_path / "cut")  # a new process would do the same: all from the folder
     second.run(max_nodes=400_000, chunk=5_000)
-    assert whole.dfs.aborted > 0 and whole.dfs.attempts > 2
-    assert (second.dfs.attempts, second.dfs.aborted) == (whole.dfs.attempts, whole.dfs.aborted)
+    assert whole.lanes[0].aborted > 0 and whole.attempts > 2
+    assert (second.attempts, second.lanes[0].aborted) == (whole.attempts, whole.lanes[0].aborted)
     assert sorted(second.pool.entries) == sorted(whole.pool.entries)
     assert second.pool.counts == whole.pool.counts
 
@@ -278,7 +278,7 @@ def test_a_harvest_folder_of_the_breakdfs_package_goes_on_with_its_pool_and_coun
     run = _run(p, cfg, 7, folder)
     assert len(run.pool.entries) == 100 and run.cpu_before > 0
     assert sum(run.pool.counts["placed"].values()) == 46751 + 19550 + 2800 + 13710 + 4792
-    assert run.dfs.attempts == 0 and len(run.best_codes) == 35  # the deepest partial kept, a fresh DFS
+    assert run.attempts == 0 and len(run.best_codes) == 35  # the deepest partial kept, a fresh DFS
     before = dict(run.pool.counts["placed"])
     run.run(max_nodes=20_000, chunk=1 << 12)
-    assert run.dfs.attempts >= 1 and sum(run.pool.counts["placed"].values()) > sum(before.values())
+    assert run.attempts >= 1 and sum(run.pool.counts["placed"].values()) > sum(before.values())

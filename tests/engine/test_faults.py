@@ -23,6 +23,7 @@ from e2opt.core.folderlock import FolderBusy, FolderLock, owner
 from e2opt.core.formats.read import read_board, read_puzzle
 from e2opt.core.fsutil import UnreadableFile, read_user_text
 from e2opt.engine.checkpoint import load_checkpoint
+from e2opt.engine.eventkinds import Resume
 from e2opt.engine.events import EventLog, read_events
 from e2opt.engine.report import run_report
 
@@ -297,7 +298,7 @@ def test_report_names_damaged_event_lines_and_a_resume_starts_a_fresh_line(tmp_p
     assert f"events.jsonl is damaged: 2 line(s) could not be read (line 2, {n})" in text
     assert "not finished: killed before its end" in text
     log = EventLog(run_dir)
-    log.write("resume", iteration=1)
+    log.write(Resume(iteration=1))
     log.close()
     assert [e["event"] for e in read_events(run_dir)][-1] == "resume"  # not glued to the torn line
 

@@ -13,6 +13,7 @@ import yaml
 from conftest import SET1
 from test_roles import config_file as roles_config
 
+from e2opt.engine.eventkinds import Construction, Start, Stats
 from e2opt.engine.events import EventLog, read_events
 from e2opt.engine.liveview import LiveView
 from e2opt.engine.loader import config_from_dict, load_config
@@ -163,21 +164,13 @@ def test_messages_go_above_the_block_and_a_closed_terminal_silences_it():
 def test_the_fold_resets_rates_at_a_resume_and_shows_the_budget(tmp_path):
     cfg = config_from_dict({"instance": str(SET1 / "set1_03x03.txt"), "stop": {"max_wall_s": 100}}, "<test>")
     log = EventLog(tmp_path)
-    log.write("start", max_score=12, workers=1)
-    log.write("construction", worker=0, method="random", score=5, wall_s=1.0)
+    log.write(Start(max_score=12, workers=1))
+    log.write(Construction(worker=0, method="random", score=5, wall_s=1.0))
     log.write(
-        "stats",
-        wall_s=3.0,
-        cpu_s=2.0,
-        moves_per_s=50.0,
-        workers=[{"worker": 0, "score": 7, "iteration": 100}],
+        Stats(wall_s=3.0, cpu_s=2.0, moves_per_s=50.0, workers=[{"worker": 0, "score": 7, "iteration": 100}])
     )
     log.write(
-        "stats",
-        wall_s=5.0,
-        cpu_s=4.0,
-        moves_per_s=75.0,
-        workers=[{"worker": 0, "score": 8, "iteration": 250}],
+        Stats(wall_s=5.0, cpu_s=4.0, moves_per_s=75.0, workers=[{"worker": 0, "score": 8, "iteration": 250}])
     )
     log.close()
     view = LiveView(EventLog(tmp_path), Progress(cfg, quiet=True), cfg)  # replays the log

@@ -59,7 +59,11 @@ def resolve(
     winning attempt to continue (None for a preset); a recipe resolved before in ``folder`` for the same
     section is taken as it is (same run, same rules; the DFS's own state is in the folder then)."""
     name = recipe_name(cfg, puzzle)
-    wanted = {k: v for k, v in to_plain(cfg).items() if k not in ("time_limit_s", "max_attempts", "harvest")}
+    wanted = {
+        k: v
+        for k, v in to_plain(cfg).items()
+        if k not in ("time_limit_s", "max_attempts", "lanes", "harvest")
+    }
     if folder is not None and (folder / RECIPE).exists():
         try:
             saved = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
@@ -125,7 +129,7 @@ def _chosen(puzzle: Puzzle, run: LongRun, n: int, done: set[str]) -> list[tuple[
     """Up to n boards to complete, best first: the pool's best not completed before, and this call's deepest
     partial first if it was not completed before and is deeper than all of them (or the only one left)."""
     fresh = [e for e in run.pool.ranked() if e.key not in done][:n]
-    deepest = run.dfs.board(run.call_codes)
+    deepest = run.board(run.call_codes)
     entry = board_entry(deepest)
     out = [(e.key, _board(puzzle, e)) for e in fresh]
     if not fresh or (
@@ -152,16 +156,17 @@ def build_dfs(
     budget = cfg.time_limit_s if deadline_s is None else min(cfg.time_limit_s, deadline_s)
     warn = None if report is None else (lambda text: report(f"warning: {text}"))
     recipe, pilot, start = resolve(puzzle, cfg, seed, folder, warn, budget)
-    run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start)
+    run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes)
     limit = dfs_limit(cfg, deadline_s, time.process_time() - began)
     lines = Ticks(report)
-    began_nodes, began_cpu = run.dfs.nodes, time.process_time()
+    lanes = f" ({cfg.lanes} lanes)" if cfg.lanes > 1 else ""
+    began_nodes, began_cpu = run.nodes, time.process_time()
 
     def tick(r: LongRun) -> None:
         if lines.due():
-            rate = (r.dfs.nodes - began_nodes) / max(time.process_time() - began_cpu, 1e-9)
-            placed = max(len(r.best_codes), r.dfs.deepest) + len(puzzle.hints)
-            lines.say(f"dfs: attempt {r.dfs.attempts}, deepest {placed}/{puzzle.n_cells} placed, "
+            rate = (r.nodes - began_nodes) / max(time.process_time() - began_cpu, 1e-9)
+            placed = max(len(r.best_codes), r.deepest) + len(puzzle.hints)
+            lines.say(f"dfs: attempt {r.attempts}{lanes}, deepest {placed}/{puzzle.n_cells} placed, "
                       f"{rate:,.0f} nodes per CPU s")  # fmt: skip
 
     summary = run.run(cpu_s=run.cpu_before + limit, stop=stop, tick=tick)
@@ -183,7 +188,7 @@ def build_dfs(
                 break
         if stop is not None and stop():
             share = 0.0  # asked to stop: the holes filled by the assignment alone, no CP-SAT, no repair
-        board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share, stop=stop, order=run.dfs.order)
+        board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share, stop=stop, order=run.order)
         made = board_entry(board).key
         repeated = made in done.boards
         repeats += repeated

@@ -19,6 +19,7 @@ from typing import Literal
 
 from ...config.schema import positive
 
+MAX_LANES = 64  # lanes interleaved in one process; more only thins each lane's share of the core
 RECIPES = ("auto", "derived", "blackwood", "verhaard", "backtrack")
 ORDER_NAMES = Literal["blackwood", "row_scan", "comb", "frame_comb", "frame_first", "spiral"]
 Points = tuple[tuple[int | float, int], ...]
@@ -131,6 +132,7 @@ class DfsConfig:
     abort: tuple[tuple[int, int | float], ...] | None = None
     time_limit_s: float = 60.0
     max_attempts: int | None = None
+    lanes: int = 1
     pilot: PilotConfig = field(default_factory=PilotConfig)
     harvest: HarvestConfig = field(default_factory=HarvestConfig)
 
@@ -164,3 +166,6 @@ class DfsConfig:
             check_points("abort", tuple((at, 0) for _, at in self.abort))
         positive("time_limit_s", self.time_limit_s)
         positive("max_attempts", self.max_attempts)
+        positive("lanes", self.lanes)
+        if self.lanes > MAX_LANES:
+            raise ValueError(f"lanes: at most {MAX_LANES} DFS's in one process, got {self.lanes}")

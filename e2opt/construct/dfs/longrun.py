@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.board import Board
 from ...core.fsutil import atomic_write_bytes
 from ...core.puzzle import Puzzle
 from ...fill.order import make_order
@@ -52,6 +53,33 @@ def default_min_placed(puzzle: Puzzle) -> int:
     return max(1, round(248 * puzzle.n_cells / 256))
 
 
+def lane_seed(seed: int, lane: int) -> int:
+    """Lane 0 runs on the run's seed (one lane is the single DFS); lane i > 0 on an independent stream."""
+    return (
+        seed if lane == 0 else int(np.random.SeedSequence([seed, lane]).generate_state(1, np.uint64)[0] >> 1)
+    )
+
+
+def lane_prefix(lane: int) -> str:
+    """Lane 0's arrays keep their names in ``state.npz`` (a folder of one lane reads as before)."""
+    return "" if lane == 0 else f"lane{lane}_"
+
+
+def lane_arrays(arrays: dict[str, np.ndarray], lane: int) -> dict[str, np.ndarray]:
+    """One lane's arrays of a checkpoint, under their ``Dfs.arrays()`` names."""
+    if lane == 0:
+        return {n: a for n, a in arrays.items() if not n.startswith("lane")}
+    prefix = lane_prefix(lane)
+    return {n[len(prefix) :]: a for n, a in arrays.items() if n.startswith(prefix)}
+
+
+def lane_quotas(max_nodes: int | None, lanes: int) -> list[int] | None:
+    """``max_nodes`` placements in all, shared as evenly as possible (the first lanes take the rest)."""
+    if max_nodes is None:
+        return None
+    return [max_nodes // lanes + (i < max_nodes % lanes) for i in range(lanes)]
+
+
 class LongRun:
     """The DFS, its pool and its folder; ``run`` continues until a budget or a stop request."""
 
@@ -64,13 +92,15 @@ class LongRun:
         folder: Path | None = None,
         max_attempts: int | None = None,
         start: dict[str, np.ndarray] | None = None,
+        lanes: int = 1,
     ):
-        """``start``: an attempt to continue (``Dfs.arrays()`` of the same recipe, the pilot's winner) when
-        the folder holds no state of its own."""
+        """``start``: an attempt for lane 0 to continue (``Dfs.arrays()`` of the same recipe, the pilot's
+        winner) when the folder holds no state of its own. ``lanes``: independent DFS's in this process."""
         self.puzzle, self.recipe, self.folder, self.max_attempts = puzzle, recipe, folder, max_attempts
-        order = make_order(puzzle, recipe.order, recipe.teeth)
+        self.order = make_order(puzzle, recipe.order, recipe.teeth)
         hmin = harvest.min_placed or default_min_placed(puzzle)
-        self.dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, hmin)
+        rules = make_rules(puzzle, self.order, recipe)
+        self.lanes = [Dfs(puzzle, self.order, rules, lane_seed(seed, i), hmin) for i in range(lanes)]
         self.pool = Pool(harvest.pool_size, harvest.margin, hmin, folder)
         self.cpu_before = 0.0
         self.best_codes = np.zeros(0, dtype=np.int32)
@@ -78,18 +108,38 @@ class LongRun:
         self.band = {"<150": [0, 0.0], "150-200": [0, 0.0], ">200": [0, 0.0]}
         if folder is not None and (folder / "state.npz").exists():
             self._load(folder / "state.npz")
-            self.dfs.restart_deepest()  # so that ``call_codes`` is reached by this object, not loaded
+            for lane in self.lanes:
+                lane.restart_deepest()  # so that ``call_codes`` is reached by this object, not loaded
         elif start is not None:
-            self.dfs.load(start)  # its deepest partial counts as this call's
+            self.lanes[0].load(start)  # its deepest partial counts as this call's
         self.cpu_loaded = self.cpu_before
+
+    @property
+    def nodes(self) -> int:
+        """Placements of every lane, all attempts."""
+        return sum(lane.nodes for lane in self.lanes)
+
+    @property
+    def attempts(self) -> int:
+        return sum(lane.attempts for lane in self.lanes)
+
+    @property
+    def deepest(self) -> int:
+        """The deepest partial of the lanes' current attempts (depths, hints not counted)."""
+        return max(lane.deepest for lane in self.lanes)
+
+    def board(self, codes: np.ndarray) -> Board:
+        return self.lanes[0].board(codes)
 
     def _load(self, path: Path) -> None:
         with np.load(path) as data:
             arrays = {name: data[name] for name in data.files}
         info = json.loads(bytes(arrays.pop("info")).decode())
         self.best_codes = arrays.pop("best_codes").astype(np.int32)
-        if "rank_of" in arrays:  # a state of the breakdfs kernel before issue 32 cannot be continued:
-            self.dfs.load(arrays)  # its pool, counts and CPU go on, its DFS starts a fresh attempt
+        for i, lane in enumerate(self.lanes):
+            mine = lane_arrays(arrays, i)
+            if "rank_of" in mine:  # a state of the old breakdfs kernel cannot be continued, nor a lane
+                lane.load(mine)  # the folder did not have: its pool, counts and CPU go on, that DFS anew
         self.pool.load_counts(info["counts"])
         self.cpu_before = float(info["cpu_s"])
 
@@ -97,8 +147,10 @@ class LongRun:
         """The exact state, atomically, then the pool compacted (a kill in between loses nothing)."""
         if self.folder is None:
             return
-        info = {"counts": self.pool.counts_dict(), "cpu_s": cpu_s}
-        arrays = self.dfs.arrays()
+        info = {"counts": self.pool.counts_dict(), "cpu_s": cpu_s, "lanes": len(self.lanes)}
+        arrays = {}
+        for i, lane in enumerate(self.lanes):
+            arrays.update({f"{lane_prefix(i)}{name}": a for name, a in lane.arrays().items()})
         arrays["best_codes"] = self.best_codes
         arrays["info"] = np.frombuffer(json.dumps(info).encode(), dtype=np.uint8)
         buf = io.BytesIO()
@@ -109,7 +161,7 @@ class LongRun:
     def _offer(self, found: Found) -> None:
         placed = len(found.codes) + len(self.puzzle.hints)
         if self.pool.count(placed, found.joins, found.complete):
-            board = self.dfs.board(found.codes)
+            board = self.board(found.codes)
             self.pool.add(board_entry(board, found.joins))
 
     def run(
@@ -126,7 +178,7 @@ class LongRun:
         and sum up. ``tick`` sees the run after every chunk (progress lines)."""
         start = time.process_time()
         last_ckpt = start
-        dfs = self.dfs
+        quotas = lane_quotas(max_nodes, len(self.lanes))
 
         def spent() -> float:
             return self.cpu_before + time.process_time() - start
@@ -134,16 +186,15 @@ class LongRun:
         while True:
             if cpu_s is not None and spent() >= cpu_s:
                 break
-            if max_nodes is not None and dfs.nodes >= max_nodes:
-                break
             if stop is not None and stop():
                 break
-            ending = dfs.status in (k.BUDGET, k.EXHAUSTED)
-            if ending and self.max_attempts is not None and dfs.attempts >= self.max_attempts:
-                break
-            if self.pool.best_complete >= self.dfs.pairs[-1]:
+            if self.pool.best_complete >= self.order_pairs:
                 break  # a perfect board: nothing left to search for
-            size = chunk if max_nodes is None else min(chunk, max_nodes - dfs.nodes)
+            i = self._next_lane(quotas)
+            if i is None:
+                break
+            dfs = self.lanes[i]
+            size = chunk if quotas is None else min(chunk, quotas[i] - dfs.nodes)
             t0, n0 = time.process_time(), dfs.nodes
             found = dfs.step(size)
             self._band(int(dfs.st[8][k.DEPTH]), dfs.nodes - n0, time.process_time() - t0)
@@ -160,8 +211,8 @@ class LongRun:
                 last_ckpt = time.process_time()
         self.checkpoint(spent())
         return Summary(
-            dfs.nodes,
-            dfs.attempts,
+            self.nodes,
+            self.attempts,
             spent(),
             len(self.best_codes),
             self.best_codes.copy(),
@@ -171,6 +222,24 @@ class LongRun:
             self.pool.counts_dict(),
             {b: round(n / t) if t > 0 else 0 for b, (n, t) in self.band.items()},
         )
+
+    @property
+    def order_pairs(self) -> int:
+        """The joins of a perfect board."""
+        return int(self.lanes[0].pairs[-1])
+
+    def _next_lane(self, quotas: list[int] | None) -> int | None:
+        """The lane to run next: the one with the fewest placements among those below their share of
+        ``max_nodes`` and not ending past ``max_attempts`` (None: none left). Each lane's path depends on its
+        own placements alone, so the lanes' interleaving (chunks, resumes) never changes what they find."""
+        spent = self.max_attempts is not None and self.attempts >= self.max_attempts
+        open_ = [
+            i
+            for i, lane in enumerate(self.lanes)
+            if (quotas is None or lane.nodes < quotas[i])
+            and not (spent and lane.status in (k.BUDGET, k.EXHAUSTED))
+        ]
+        return min(open_, key=lambda i: (self.lanes[i].nodes, i), default=None)
 
     def _band(self, depth: int, nodes: int, cpu: float) -> None:
         """Nodes and CPU of a chunk, filed under the depth band the search ended it in."""
