@@ -184,6 +184,14 @@ def produced_run(tmp: Path) -> None:
 # script -> (arguments as shell words, env additions, preparation, check); several entries per script allowed;
 # {tmp} is tmp_path, the other {names} are PLACES (paths with spaces stay one word)
 Entry = tuple[str, str, dict[str, str], Callable[[Path], None] | None, Callable[[Path, str], None]]
+
+
+def check_workers_cpu(tmp: Path, out: str) -> None:
+    (row,) = jsonl(tmp / "cpu.jsonl")
+    assert row["case"] == "2" and row["exit"] == 0 and 0 < row["search_cpu_s"] <= row["all_cpu_s"]
+    assert 0 < row["search_share"] <= row["all_share"] * 1.05 and row["lost"] == 0
+
+
 SMOKE: list[Entry] = [
     ("bad_inputs.py", "--cases 2 --out {tmp}/bad.md", {}, None, check_bad_inputs),
     ("clique_bench.py", "--puzzles {set2_3} --seeds 1 --qs 1000 2000 --min-cap 0.2 --out {tmp}/c.jsonl", {}, None, check_clique),
@@ -211,6 +219,7 @@ SMOKE: list[Entry] = [
     ("repair_bench.py", "--probe --boards {e2_board} --config {config} --cpu-s 0.02", {}, None, check_table_line("| repair_window | ")),
     ("rss_probe.py", "--every 0.1 --settle 0 --out {tmp}/rss.csv -- {python} -c 'import time; time.sleep(0.3)'", {}, None, check_rss),
     ("suite_time.py", "--python {python} --variant now HEAD '{python} -m pytest -q -p no:cacheprovider tests/core/test_info.py' --out {tmp}/st.json", {}, None, check_suite_time),
+    ("workers_cpu.py", "--wall 4 --cases 2 --config {root}/config/quick.yaml --out {tmp}/cpu.jsonl", {}, None, check_workers_cpu),
     ("workers_kill.py", "--kills 1 --runtime 5 --runs-dir {tmp}/runs {tmp}/wk.jsonl -- {root}/config/quick.yaml --workers 2 --set instance={tmp}/hard.txt --set stop.max_iterations=null --set output.plots=false", {}, runs_folder_and_hard_puzzle, check_workers_kill),
 ]  # fmt: skip
 

@@ -1,0 +1,96 @@
+"""CPU used / CPU available of a run as its worker count grows (issue 48, item 3).
+
+Each case is one ``e2opt run`` of the real puzzle for ``--wall`` seconds with N workers (local processes, or
+a Dask LocalCluster with ``dask:N``). Figures per case: the run's search CPU (result.json ``cpu_s``, the
+workers' rounds) and the CPU of the command and all its descendants (this process is their subreaper, so
+orphans count too), each divided by the CPU available (the run's wall seconds x usable cores):
+
+    python benchmarks/workers_cpu.py --wall 60 --cases 2 4 8 16 48 dask:16 --out /tmp/workers_cpu.jsonl
+
+Run folders go to a temporary folder and are deleted; one JSON line per case goes to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def children_cpu() -> float:
+    """CPU seconds of the finished descendants of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def reap(timeout_s: float = 30.0) -> None:
+    """Wait for orphaned descendants (this process is their subreaper), ``timeout_s`` at most."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.05)
+        except ChildProcessError:
+            return
+
+
+def one_case(case: str, wall: float, config: str) -> dict:
+    """One run of the case (``N`` or ``dask:N``); its figures."""
+    dask = case.startswith("dask:")
+    workers = int(case.split(":")[-1])
+    cores = len(os.sched_getaffinity(0))
+    with tempfile.TemporaryDirectory() as runs:
+        args = [
+            sys.executable,
+            "-m",
+            "e2opt",
+            "run",
+            config,
+            "--workers",
+            str(workers),
+            "--max-wall-s",
+            str(wall),
+        ]
+        args += ["--runs-dir", runs, "--quiet", "--set", "output.plots=false"]
+        if dask:
+            args += ["--executor", "dask"]
+        before, started = children_cpu(), time.monotonic()
+        proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+        reap()
+        elapsed, total = time.monotonic() - started, children_cpu() - before
+        result = json.loads(next(Path(runs).glob("*/result.json")).read_text())
+    available = result["wall_s"] * cores
+    return {
+        "case": case, "workers": workers, "cores": cores, "exit": proc.returncode, "wall_s": result["wall_s"],
+        "process_wall_s": round(elapsed, 2), "search_cpu_s": result["cpu_s"], "all_cpu_s": round(total, 2),
+        "search_share": round(result["cpu_s"] / available, 3), "all_share": round(total / (elapsed * cores), 3),
+        "best_score": result["best_score"], "lost": result.get("lost"),
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wall", type=float, default=60.0)
+    parser.add_argument("--cases", nargs="+", default=["2", "4", "8", "16", "48", "dask:16"])
+    parser.add_argument("--config", default=str(ROOT / "config/eternity2.yaml"))
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    with open(args.out, "a", encoding="utf-8") as out:
+        for case in args.cases:
+            row = one_case(case, args.wall, args.config)
+            print(json.dumps(row), flush=True)
+            out.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    main()
