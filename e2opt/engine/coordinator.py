@@ -25,6 +25,7 @@ from .capacity import where_workers
 from .config import RunConfig
 from .eventkinds import RunWarning, Start, Workers, make
 from .events import EventLog
+from .livebest import LiveBests, clear, live_path
 from .liveview import LiveView, worker_plan
 from .nested import TASK, task_pool
 from .progress import Progress, construction_line
@@ -73,8 +74,11 @@ def make_workers_pool(
 class Coordinator:
     """Runs the rounds of every worker until each has met the run's criteria or the run is stopped."""
 
-    def __init__(self, team: Team, events: EventLog, progress: Progress, pool: Any):
+    def __init__(
+        self, team: Team, events: EventLog, progress: Progress, pool: Any, live: LiveBests | None = None
+    ):
         self.team, self.events, self.progress, self.pool = team, events, progress, pool
+        self.live = live  # the workers' new bests between answers, for the view (None: quiet, nobody reads)
         cfg = team.cfg
         self.sync = cfg.run.sync_every_moves
         out = cfg.output
@@ -128,6 +132,7 @@ class Coordinator:
             take=role.hand_out(team, i),  # a pool board for a repairer done with its board
             token=self.token(),
             run_pid=self.watched_pid,
+            live_file=None if self.live is None else str(live_path(team.dir, i)),
         )
 
     def construction_lines(self, i: int) -> str | None:
@@ -150,6 +155,8 @@ class Coordinator:
 
         def submit(i: int, task: Task | None = None) -> None:
             task = task or self.task(i)
+            if self.live is not None:  # before the submit: a round in this process runs within it
+                self.live.tokens[i] = task.token
             in_flight[self.pool.submit(search_round, task)] = (i, task, team.clock.wall())
 
         for i in range(team.n):
@@ -161,6 +168,8 @@ class Coordinator:
                 self.stats()  # due with or without answers: a view and a log that never go stale
             for future in self.pool.wait(set(in_flight), 0.5):
                 i, task, submitted = in_flight.pop(future)
+                if self.live is not None:
+                    self.live.tokens.pop(i, None)  # its answer holds its bests now
                 exc = future.exception()
                 if exc is not None:
                     if type(exc).__name__ not in LOST:
@@ -325,16 +334,19 @@ def _go(
     pids = pool.pids() if isinstance(pool, LocalSlots) else []
     events.write(Workers(workers=team.n, where=pool.describe(), pids=pids, **worker_plan(team)))
     interrupted = _StopOnSignal(run_dir / STOP_FILE)
+    clear(run_dir)  # a killed run's files are no best of this one
+    live = None if progress.quiet else LiveBests(run_dir, events, lambda: (team.best or {}).get("score"))
     abandoned = False
     try:
-        with StopSignals(interrupted), view.shown(team.clock.wall):
-            Coordinator(team, events, progress, pool).run(interrupted)
+        with StopSignals(interrupted), view.shown(team.clock.wall, None if live is None else live.poll):
+            Coordinator(team, events, progress, pool, live).run(interrupted)
     except (KeyboardInterrupt, OSError):
         abandoned = True
         raise
     finally:
         pool.close(wait=not abandoned)
         (run_dir / STOP_FILE).unlink(missing_ok=True)
+        clear(run_dir)
         progress.close()
     team.checkpoint(events)
     return finish(team, events)

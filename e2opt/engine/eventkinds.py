@@ -104,6 +104,15 @@ class WorkerBest(Best):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LiveBest(WorkerEvent):
+    """A new best of the run as its worker wrote it mid-round (livebest.py), before its round answers: the
+    live view shows it at once; the answer's verified ``best`` follows. Not a Best: nothing counts it twice."""
+
+    kind: ClassVar[str] = "live_best"
+    move: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Restart(WorkerEvent):
     """A worker's search starts again: from a fresh construction, the elite, the run's best or a pool board."""
 
@@ -226,8 +235,8 @@ class Unknown(Event):
 
 KINDS: dict[str, type[Event]] = {
     cls.kind: cls
-    for cls in (Start, RunWarning, Workers, Construction, Best, WorkerBest, Restart, Diversify, Intensify, Repaired,
-                Produced, Share, Checkpoint, Stats, WorkerLost, WorkersAdded, Resume, End)
+    for cls in (Start, RunWarning, Workers, Construction, Best, WorkerBest, LiveBest, Restart, Diversify,
+                Intensify, Repaired, Produced, Share, Checkpoint, Stats, WorkerLost, WorkersAdded, Resume, End)
 }  # fmt: skip
 
 

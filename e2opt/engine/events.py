@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ class EventLog:
     def __init__(self, run_dir: Path):
         self.path = run_dir / EVENTS
         self.listeners: list[Callable[[Event], None]] = []
+        self.lock = threading.Lock()  # the view's thread writes live_best events beside the coordinator's
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the run
         if not _ends_a_line(self.path):  # a killed writer left a torn line: start ours on a fresh one
             self._file.write("\n")
@@ -32,10 +34,11 @@ class EventLog:
         """Append an event, a dataclass of ``eventkinds`` (``eventkinds.make`` builds one from a kind and the
         fields of its line, refusing a kind that has no class)."""
         line = json.dumps(event.to_dict(), separators=(",", ":"))
-        self._file.write(line + "\n")
-        self._file.flush()
-        for listener in self.listeners:
-            listener(parse(json.loads(line)))
+        with self.lock:
+            self._file.write(line + "\n")
+            self._file.flush()
+            for listener in self.listeners:
+                listener(parse(json.loads(line)))
 
     def sync(self) -> None:
         """Push written lines to disk (called with checkpoints, not every event)."""

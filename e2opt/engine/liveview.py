@@ -20,6 +20,7 @@ from .eventkinds import (
     Best,
     Construction,
     Event,
+    LiveBest,
     Produced,
     Repaired,
     Restart,
@@ -144,9 +145,9 @@ class RunFigures:
             w.built, w.since, w.score = True, event.wall_s or 0.0, score
             w.placed = extra.get("call_placed", w.placed)
             w.nodes_per_s = extra.get("nodes_per_s", w.nodes_per_s)
-        elif isinstance(event, Best) and score is not None:  # worker_best included
+        elif isinstance(event, Best | LiveBest) and score is not None:  # worker_best included
             w.best = score if w.best is None else max(w.best, score)
-            if event.kind == "best":
+            if event.kind in ("best", "live_best"):  # a worker's new best before its answer too
                 self.best = score if self.best is None else max(self.best, score)
         elif isinstance(event, Produced):
             w.produced += 1
@@ -214,12 +215,15 @@ class LiveView:
             return render(self.figures, wall_s, self.cfg)
 
     @contextmanager
-    def shown(self, wall: Callable[[], float]) -> Iterator[None]:
-        """Draw the view every ``progress.every`` s while the block runs, and once more at its end."""
+    def shown(self, wall: Callable[[], float], poll: Callable[[], None] | None = None) -> Iterator[None]:
+        """Draw the view every ``progress.every`` s while the block runs, and once more at its end; ``poll``
+        before each drawing writes the events that are due (the workers' new bests: livebest.py)."""
         done = threading.Event()
 
         def draw() -> None:
             while not done.wait(self.progress.every):
+                if poll is not None:
+                    poll()
                 self.progress.show(self.lines(wall()))
 
         thread = threading.Thread(target=draw, daemon=True, name="e2opt-live-view")

@@ -133,6 +133,7 @@ class Task:
     take: PoolBoard | None = None  # a pool board for a repairer done with its board
     token: str = ""  # this submission's claim on the worker's folder (roles/guard.py); new on resubmission
     run_pid: int = 0  # a round far from its run (Dask) stops when this process no longer owns the folder
+    live_file: str | None = None  # where the worker writes each new best for the live view (livebest.py)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (the config as config.yaml holds it)."""

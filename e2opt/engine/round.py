@@ -27,6 +27,7 @@ from ..search.state import SearchState
 from ..search.tabu import TabuSearch
 from .config import RunConfig
 from .lifeline import OwnerWatch, Watched
+from .livebest import BestNotice
 from .protocol import Answer, ProducedBoard, Task, WorkerMeta, WorkerState
 from .roles import ROLES
 from .roles.guard import Claim
@@ -63,6 +64,7 @@ class Worker:
         self.seed_key = worker_streams(self.cfg.seed, task.worker)[2]
         self.produced: list[ProducedBoard] = []  # boards a producer made in this round
         self.took: str | None = None  # the pool board a repairer searched in this round
+        self.notice = BestNotice(task.live_file, task.token)  # each new best, for the live view at once
         stop_path = Path(task.stop_file)
         self.asked_to_stop = lambda: stop_path.exists() or claim.stale()  # a stale copy stops like a signal
         self.stop_file = stopping.Requested(self.asked_to_stop)
@@ -128,6 +130,7 @@ class Worker:
             {"event": "best", "score": int(value), "iteration": self.moves(), "wall_s": wall, "cpu_s": cpu,
              "role": self.role.name, "move": move}
         )  # fmt: skip
+        self.notice.offer(self.events[-1])
 
     def note_plateau(self, kind: str, info: dict) -> None:
         """A plateau event, at most one of each kind per ``output.stats_every_s``: plateaus come many times a

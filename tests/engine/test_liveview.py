@@ -56,7 +56,7 @@ def recount(run_dir: Path) -> tuple[int | None, list[dict]]:
     events = list(read_events(run_dir))
     plan = next(e for e in events if e["event"] == "workers")
     stats = [e for e in events if e["event"] == "stats"]
-    best = max((e["score"] for e in events if e["event"] == "best"), default=None)
+    best = max((e["score"] for e in events if e["event"] in ("best", "live_best")), default=None)
     workers = []
     for i, role in enumerate(plan["roles"]):
         mine = [e for e in events if e.get("worker") == i]
@@ -76,7 +76,8 @@ def recount(run_dir: Path) -> tuple[int | None, list[dict]]:
                 "role": {"worker": "searcher"}.get(role, role),
                 "score": points[-1][2] if points else built[-1] if built else None,
                 "best": max(
-                    (e["score"] for e in mine if e["event"] in ("best", "worker_best")), default=None
+                    (e["score"] for e in mine if e["event"] in ("best", "worker_best", "live_best")),
+                    default=None,
                 ),
                 "rate": rate,
                 "produced": len(produced),
