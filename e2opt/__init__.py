@@ -6,6 +6,11 @@ a puzzle (like ``e2opt solve``), and the readers and writers of puzzles, boards 
 
 from __future__ import annotations
 
+from .cli import guard as _guard
+
+if _guard.is_command():  # before anything slow: Ctrl-C while the command imports prints no traceback
+    _guard.install()
+
 import warnings
 from importlib import import_module
 from pathlib import Path

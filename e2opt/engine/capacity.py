@@ -77,8 +77,8 @@ def _dotted(data: Any, key: str) -> Any:
 
 def peek_workers(config: str | Path, sets: list[str], option: str | None) -> int | None:
     """The run's worker count read cheaply from the command line and the config file's YAML, before the
-    config and the search modules load (seconds of imports): an explicit number, or ``auto`` for a
-    one-thread construction (the usable cores). None when it cannot be told this way (the run says it later)."""
+    config and the search modules load (seconds of imports): an explicit number, or ``auto``: the usable cores
+    divided by the threads of one construction. None when it cannot be told this way (the run says it later)."""
     import yaml
 
     from ..core.fsutil import read_user_text
@@ -92,10 +92,28 @@ def peek_workers(config: str | Path, sets: list[str], option: str | None) -> int
         key, _, value = text.partition("=")
         given[key.strip()] = value.strip()
     value = option if option is not None else given.get("run.workers", _dotted(data, "run.workers") or 1)
-    method = given.get("construct.method", _dotted(data, "construct.method") or "cpsat")
     if value == "auto":
-        return usable_cores() if method not in ("cpsat", "regions") else None
+        method = given.get("construct.method", _dotted(data, "construct.method") or "random")
+        threads = _threads(method, data, given)
+        return None if threads is None else max(1, usable_cores() // threads)  # core.cores.slots_for
     try:
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+def _threads(method: Any, data: Any, given: dict[str, str]) -> int | None:
+    """Threads of one construction (construct.threads_used) from the YAML and --set: the CP-SAT methods'
+    ``num_workers`` (their defaults from construct/config.py, a light import), 1 for the others."""
+    if method not in ("cpsat", "regions"):
+        return 1
+    from ..construct.config import CpSatConfig, RegionsConfig
+
+    key = f"construct.{method}.num_workers"
+    default = (CpSatConfig if method == "cpsat" else RegionsConfig).num_workers
+    value = given.get(key, _dotted(data, key))
+    try:
+        threads = default if value is None else int(value)
+    except (TypeError, ValueError):
+        return None
+    return threads if threads >= 1 else None

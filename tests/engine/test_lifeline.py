@@ -22,6 +22,7 @@ from conftest import ROOT, default_signals, e2opt_here
 from helpers import one_error_line
 
 from e2opt.engine import capacity
+from e2opt.engine.coordinator import worker_count
 from e2opt.engine.events import read_events
 from e2opt.engine.loader import load_config
 from e2opt.engine.report import run_report
@@ -167,6 +168,12 @@ def test_the_count_is_read_before_the_config_loads(tmp_path):
     assert capacity.peek_workers(cfg, [], "5") == 5
     assert capacity.peek_workers(cfg, ["run.workers=auto"], None) == capacity.usable_cores()
     assert capacity.peek_workers(tmp_path / "missing.yaml", [], None) is None
+    cores, cpsat = capacity.usable_cores(), ["run.workers=auto", "construct.method=cpsat"]
+    assert capacity.peek_workers(cfg, cpsat, None) == max(1, cores // 2)  # CP-SAT's 2 threads by default
+    assert capacity.peek_workers(cfg, [*cpsat, "construct.cpsat.num_workers=1"], None) == cores
+    assert capacity.peek_workers(cfg, [*cpsat, "construct.cpsat.num_workers=x"], None) is None
+    for sets in (cpsat, [*cpsat, "construct.cpsat.num_workers=1"]):  # as the loaded config counts
+        assert capacity.peek_workers(cfg, sets, None) == worker_count(load_config(cfg, sets))
 
 
 def test_resume_without_a_checkpoint_keeps_the_best_board_and_counts_the_time_spent(tmp_path, capsys):

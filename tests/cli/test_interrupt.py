@@ -1,0 +1,84 @@
+"""Ctrl-C (SIGINT to the whole process group, as a terminal sends it) at any moment of ``e2opt run`` prints no
+traceback: while the command still imports its modules, as its workers start, while they construct, as the
+run ends and as the interpreter exits after the summary (cli/guard.py, cli/exits.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT, default_signals
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+MOMENTS = {  # the stdout line after which SIGINT goes to the group (None: once numpy loads), and a pause
+    "imports": (None, 0.0),
+    "start": ("starting 2 worker(s)", 0.0),
+    "construction": ("starting 2 worker(s)", 1.0),
+    "end": (" elapsed", 0.0),  # the view's last block: the run is ending
+    "exit": ("run folder:", 0.0),  # after the summary, as the interpreter ends
+}
+
+
+def config(tmp_path: Path) -> Path:
+    data = {
+        "instance": str(ROOT / "instances/brendan_set2/set2_10x10.txt"),
+        "seed": 1,
+        "construct": {"method": "beam", "beam": {"width": 256, "time_limit_s": 1}},
+        "search": {"holes": 16},
+        "stop": {"max_wall_s": 5},
+        "run": {"workers": 2},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_s": 600},
+    }
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def imports_begun(pid: int) -> bool:
+    """The command's own code runs (numpy, imported by e2opt's first lines, is mapped): Python's start before
+    that is Python's, not e2opt's."""
+    try:
+        return "numpy" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
+@pytest.mark.parametrize("moment", sorted(MOMENTS))
+def test_ctrl_c_at_any_moment_prints_no_traceback(moment, tmp_path):
+    marker, pause = MOMENTS[moment]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "e2opt", "run", str(config(tmp_path))],
+        cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=default_signals,
+    )  # fmt: skip
+    err: list[str] = []
+    reader = threading.Thread(target=lambda: err.append(proc.stderr.read()))
+    reader.start()
+    seen = False
+    if marker is None:
+        deadline = time.monotonic() + 30
+        while not imports_begun(proc.pid) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.002)
+        seen = imports_begun(proc.pid)
+    else:
+        for line in proc.stdout:
+            if marker in line:
+                seen = True
+                break
+    time.sleep(pause)
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.stdout.read()
+    code = proc.wait(60)
+    reader.join(60)
+    text = "".join(err)
+    assert seen, text
+    assert "Traceback" not in text and "Exception ignored" not in text, text
+    assert code in (0, 130, -signal.SIGINT), (code, text)
