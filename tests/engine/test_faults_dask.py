@@ -1,6 +1,8 @@
 """Dask for real (issue 27): the shipped sweeps on a LocalCluster and on a cluster started from the command
 line (``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1), runs of several workers inside a
-Dask worker, and a Dask worker killed during a sweep. Bounded timeouts; every process started is ended."""
+Dask worker, a Dask worker killed during a sweep, and one killed during a run (counted in result.json, the
+events and the report). Slow (run with ``-m slow``, 20 s for the last one). Bounded timeouts; every process
+started is ended."""
 
 from __future__ import annotations
 
@@ -209,3 +211,69 @@ def test_every_shipped_config_runs_as_a_sweep_task_on_dask(tmp_path, local_clust
         if outcome.counts != {"done": 1} or len(stops) != 1 or stops[0] not in BUDGETS:
             failed[config.stem] = (outcome.counts, stops, sweep_dir)
     assert not failed, failed
+
+
+def test_a_dask_worker_killed_during_a_run_is_counted_in_result_events_and_report(tmp_path):
+    """A two-worker run on a LocalCluster (nannies restart a killed worker): one Dask worker is killed with
+    kill -9 while it runs a round; the scheduler runs the round again elsewhere (or the run submits it again),
+    and result.json, a worker_lost event and ``e2opt report`` count the loss with its CPU."""
+    import threading
+
+    import yaml
+
+    from e2opt.engine.loader import load_config
+    from e2opt.engine.report import run_report
+    from e2opt.engine.run import run_config
+
+    data = {
+        "instance": str(ROOT / "instances/brendan_set2/set2_10x10.txt"),
+        "seed": 1,
+        "construct": {"method": "random"},
+        "search": {"holes": 16},
+        "stop": {"max_wall_s": 14},
+        "run": {"workers": 2, "roles": {"producers": 0}, "share_every_s": 1},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_s": 1, "stats_every_s": 1},
+    }
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump(data))
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as lc,
+        distributed.Client(lc) as client,
+    ):
+        outcome: dict = {}
+
+        def go() -> None:
+            try:
+                outcome["result"] = run_config(
+                    load_config(path), executor="dask", scheduler=lc.scheduler_address
+                )
+            except BaseException as exc:  # told to the test below
+                outcome["error"] = exc
+
+        runner = threading.Thread(target=go)
+        runner.start()
+        killed, deadline = None, time.monotonic() + 60
+        while killed is None and runner.is_alive() and time.monotonic() < deadline:
+            runs = list((tmp_path / "runs").glob("*"))
+            searching = runs and any(
+                e["event"] == "stats" and e.get("iteration", 0) > 0 for e in read_events(runs[0])
+            )
+            busy = [w for w, keys in client.processing().items() if any(k.startswith("e2opt-") for k in keys)]
+            if searching and busy:
+                pid = client.run(os.getpid, workers=[busy[0]])[busy[0]]
+                os.kill(pid, signal.SIGKILL)  # the Dask worker with the round it runs
+                killed = pid
+            time.sleep(0.1)
+        runner.join(120)
+    assert killed is not None, "no round seen running during the search"
+    assert "error" not in outcome, outcome.get("error")
+    result = outcome["result"]
+    run_dir = Path(result.run_dir)
+    saved = json.loads((run_dir / "result.json").read_text())
+    assert saved["lost"] >= 1 and saved["lost"] == result.lost
+    assert sum(w["lost"] for w in saved["workers"]) == saved["lost"]
+    lost_events = [e for e in read_events(run_dir) if e["event"] == "worker_lost"]
+    assert len(lost_events) == saved["lost"] and all(e["cpu_s"] >= 0 for e in lost_events)
+    assert "lost with their worker" in run_report(run_dir, plots=False)
