@@ -159,8 +159,15 @@ class Coordinator:
                 self.live.tokens[i] = task.token
             in_flight[self.pool.submit(search_round, task)] = (i, task, team.clock.wall())
 
+        unstarted = []
         for i in range(team.n):
-            submit(i)
+            if i > 0 and team.states[i] is None and self.wall_spent():
+                unstarted.append(i)  # started after the wall budget, it would only overrun it
+            else:
+                submit(i)
+        if unstarted:
+            self.progress.warn(f"{len(unstarted)} of {team.n} workers not started: the wall budget was spent "
+                               f"while their processes started")  # fmt: skip
         while in_flight:
             if interrupted.triggered and team.stop_reason is None:
                 self.stop(interrupted.reason)
@@ -189,7 +196,10 @@ class Coordinator:
                     waiting[i] = future.result()
                 elif self.absorb(future.result()):
                     self.after_answers(share=time.perf_counter() >= self.next_share)
-                    submit(i)
+                    if self.wall_spent():  # its next round would only end at once, after a round trip
+                        team.finished[i] = stopping.MaxWallTime(team.cfg.stop.max_wall_s).reason
+                    else:
+                        submit(i)
             if self.sync is not None and not in_flight:  # a meeting: every worker at the same move
                 going = [i for i in sorted(waiting) if self.absorb(waiting.pop(i))]
                 self.after_answers(share=True)
@@ -200,6 +210,11 @@ class Coordinator:
             team.stop_reason = interrupted.reason
         if self.sync is None and team.clock.wall() > self.last_stats[0] + 0.5:
             self.stats()  # the last interval's rates, for the view's last lines (after a resume too)
+
+    def wall_spent(self) -> bool:
+        """The run's wall budget is spent (its workers end their rounds at once)."""
+        wall = self.team.cfg.stop.max_wall_s
+        return wall is not None and self.team.clock.wall() >= wall
 
     def silent_losses(self, future: Any, i: int, submitted: float) -> None:
         """Attempts of a round that Dask ran again elsewhere after their worker died (its answer came, so the
@@ -223,7 +238,8 @@ class Coordinator:
         if first:
             line = construction_line(answer.state.meta.construction, self.team.puzzle.max_score)
             self.progress.message(line if self.team.n == 1 else f"worker {i}: {line}")
-            if all(state is not None for state in self.team.states):  # every construction is kept at once
+            # every construction is kept at once, unless every worker has finished: the run's end keeps them
+            if all(state is not None for state in self.team.states) and not all(self.team.finished):
                 self.team.checkpoint(self.events)
         reason = answer.finished
         if reason is not None and reason.startswith("target_score") and self.team.stop_reason is None:

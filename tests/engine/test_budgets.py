@@ -1,5 +1,6 @@
-"""Budgets kept (issue 33): every construction checks the run's wall deadline, not only its own CPU limit, so
-a run on a loaded machine (CPU seconds slower than wall seconds) still ends at --max-wall-s."""
+"""Budgets kept: every construction checks the run's wall deadline, not only its own CPU limit, so a run on a
+loaded machine (CPU seconds slower than wall seconds) still ends at --max-wall-s; workers whose processes
+started after the wall budget was spent run no round."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from conftest import SET1
 from e2opt.construct import scan
 from e2opt.construct.config import BeamConfig
 from e2opt.core.formats.read import read_puzzle
+from e2opt.engine import coordinator
 from e2opt.engine.loader import load_config
 from e2opt.engine.run import run_config
+from e2opt.engine.slots import InProcess
 from e2opt.search.config import SearchConfig
 from e2opt.search.warm import warm_search
 
@@ -42,3 +45,28 @@ def test_a_beam_on_a_starved_cpu_ends_at_the_runs_wall_deadline(tmp_path, monkey
     # the beams repeat until the wall deadline (a perfect board, found on the way, may name the end instead)
     assert result.stop_reason in ("max_wall_s (2 s)", "target_score (60)")
     assert result.construction["beams"] > 1 and result.wall_s < 2 + 10  # stopped by the wall, not 30 CPU s
+
+
+def test_workers_started_after_the_wall_budget_run_no_round(tmp_path, monkeypatch, capsys):
+    """Starting 64 processes on a loaded machine took 3.6 s: a worker whose round would begin after the budget
+    only overruns it. Worker 0 still runs one (the run keeps a board); the others are said not started."""
+    rounds: list[int] = []
+
+    class Counted(InProcess):
+        def submit(self, fn, task):
+            rounds.append(task.worker)
+            return super().submit(fn, task)
+
+    monkeypatch.setattr(coordinator, "make_workers_pool", lambda *args: Counted())
+    data = {
+        "instance": str(SET1 / "set1_06x06.txt"),
+        "construct": {"method": "random"},
+        "stop": {"max_wall_s": 5},
+        "run": {"workers": 3},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
+    }
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
+    result = run_config(load_config(tmp_path / "run.yaml"), spent_s=6.0)  # the budget spent at the start
+    assert rounds == [0] and result.stop_reason == "max_wall_s (5 s)"
+    assert [w["worker"] for w in result.workers] == [0]
+    assert "2 of 3 workers not started: the wall budget was spent" in capsys.readouterr().err
