@@ -91,9 +91,11 @@ def test_the_view_shows_each_new_best_before_its_round_answers(tmp_path, monkeyp
         if when <= at - SLACK_S and (shown is None or shown < score)
     ]
     assert not late, f"refresh at {late[0][0]:.2f} s showed {late[0][1]}, {late[0][2]} found before"
-    order = [(type(e), e.score) for e in events if isinstance(e, Best | LiveBest)]
-    early = [s for kind, s in order if kind is LiveBest]
-    assert early and all(order.index((Best, s)) > order.index((LiveBest, s)) for s in early)
+    # each live_best came before its answer's event (a best, or a worker_best when another worker's answer
+    # had raised the run's best meanwhile)
+    order = [(e.kind == "live_best", e.worker, e.score) for e in events if isinstance(e, Best | LiveBest)]
+    early = [(w, s) for live, w, s in order if live]
+    assert early and all(order.index((False, w, s)) > order.index((True, w, s)) for w, s in early)
     assert not list(run_dir.glob(".live-best*"))  # the side channel leaves nothing in the folder
 
 
