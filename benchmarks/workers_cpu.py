@@ -3,7 +3,8 @@
 Each case is one ``e2opt run`` of the real puzzle for ``--wall`` seconds with N workers (local processes, or
 a Dask LocalCluster with ``dask:N``). Figures per case: the run's search CPU (result.json ``cpu_s``, the
 workers' rounds) and the CPU of the command and all its descendants (this process is their subreaper, so
-orphans count too), each divided by the CPU available (the run's wall seconds x usable cores):
+orphans count too), each divided by the CPU available (the run's wall seconds x usable cores), and when the
+first and the last worker's first board came (events.jsonl):
 
     python benchmarks/workers_cpu.py --wall 60 --cases 2 4 8 16 48 dask:16 --out /tmp/workers_cpu.jsonl
 
@@ -67,13 +68,18 @@ def one_case(case: str, wall: float, config: str) -> dict:
         proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
         reap()
         elapsed, total = time.monotonic() - started, children_cpu() - before
-        result = json.loads(next(Path(runs).glob("*/result.json")).read_text())
+        run_dir = next(Path(runs).glob("*/result.json")).parent
+        result = json.loads((run_dir / "result.json").read_text())
+        boards = [e["wall_s"] for e in map(json.loads, (run_dir / "events.jsonl").read_text().splitlines())
+                  if e.get("event") == "construction"]  # fmt: skip
     available = result["wall_s"] * cores
     return {
         "case": case, "workers": workers, "cores": cores, "exit": proc.returncode, "wall_s": result["wall_s"],
         "process_wall_s": round(elapsed, 2), "search_cpu_s": result["cpu_s"], "all_cpu_s": round(total, 2),
         "search_share": round(result["cpu_s"] / available, 3), "all_share": round(total / (elapsed * cores), 3),
         "best_score": result["best_score"], "lost": result.get("lost"),
+        # run wall s at which the first and the last worker's first board (its first answer) came: the start
+        "first_board_s": min(boards, default=None), "last_board_s": max(boards, default=None),
     }  # fmt: skip
 
 
