@@ -56,7 +56,9 @@ def fingerprint(config: Path) -> dict[str, Any]:
     from e2opt.engine.events import read_events
 
     run = getattr(e2opt, "run", None)
-    result = run(config) if callable(run) else e2opt.solve(config)  # e2opt.run before the engine change: a module
+    result = (
+        run(config) if callable(run) else e2opt.solve(config)
+    )  # e2opt.run before the engine change: a module
     run_dir = Path(result.run_dir)
     bests = [[e["score"], e.get("iteration")] for e in read_events(run_dir) if e["event"] == "best"]
     return {

@@ -15,7 +15,9 @@ class BenchCmd(Command):
         from ..exact.solve import EXACT_METHODS
 
         # the methods `bench exact` compares: those that enumerate perfect boards along variable orders
-        enumerating = [name for name, entry in EXACT_METHODS.items() if entry.options.enumerates and entry.orders]
+        enumerating = [
+            name for name, entry in EXACT_METHODS.items() if entry.options.enumerates and entry.orders
+        ]
         sub = parser.add_subparsers(dest="bench", required=True, metavar="KIND")
         speed = sub.add_parser("throughput", help="moves per CPU second for several hole counts")
         speed.add_argument("--instance", help="puzzle file (default: instances/eternity2.txt)")

@@ -85,7 +85,11 @@ class CliqueGraph:
 
 
 def region_graph(
-    puzzle: Puzzle, board: Board, cells: np.ndarray, pieces: np.ndarray, fix: dict[int, np.ndarray] | None = None
+    puzzle: Puzzle,
+    board: Board,
+    cells: np.ndarray,
+    pieces: np.ndarray,
+    fix: dict[int, np.ndarray] | None = None,
 ) -> CliqueGraph:
     """The graph of flat ``cells`` filled from ``pieces``, against the placed (piece >= 0) cells of ``board``
     outside the region; ``fix`` maps a piece to the only flat cells it may take (symmetry breaking)."""
@@ -94,7 +98,9 @@ def region_graph(
     pieces = np.asarray(pieces, dtype=np.int64).reshape(-1)
     k = len(cells)
     r, c = cells // cols, cells % cols
-    rim = sum((edge.astype(np.int64) << s) for s, edge in enumerate((r == 0, c == cols - 1, r == rows - 1, c == 0)))
+    rim = sum(
+        (edge.astype(np.int64) << s) for s, edge in enumerate((r == 0, c == cols - 1, r == rows - 1, c == 0))
+    )
     oriented = np.ascontiguousarray(puzzle.oriented, dtype=np.int64)
     grey = ((oriented == GREY).astype(np.int64) << np.arange(4)).sum(axis=2)  # (P, 4) grey side masks
     local = np.full(rows * cols, -1, dtype=np.int64)

@@ -123,8 +123,10 @@ def test_recoloured_sides_cost_the_planted_board_exactly_that_many_joins(rows, c
     assert report.valid and report.score == puzzle.max_score - n and puzzle.name.endswith(f"_r{n}")
     shapes = {min(tuple(int(x) for x in np.roll(p, k)) for k in range(4)) for p in puzzle.pieces}
     assert len(shapes) == rows * cols
-    assert np.array_equal(generate(rows, cols, frame, inner, seed=seed)[0].pieces, generate(
-        rows, cols, frame, inner, seed=seed, recolour=0)[0].pieces)
+    assert np.array_equal(
+        generate(rows, cols, frame, inner, seed=seed)[0].pieces,
+        generate(rows, cols, frame, inner, seed=seed, recolour=0)[0].pieces,
+    )
 
 
 def test_recolouring_needs_two_inner_colours_and_enough_joins():

@@ -257,7 +257,12 @@ def test_a_pipeline_killed_before_its_first_board_has_producers(tmp_path):
         tmp_path,
         [
             {"event": "start", "seed": 1, "max_score": 60, "workers": 2},
-            {"event": "workers", "workers": 2, "roles": ["repairer", "producer"], "methods": ["beam", "breakdfs"]},
+            {
+                "event": "workers",
+                "workers": 2,
+                "roles": ["repairer", "producer"],
+                "methods": ["beam", "breakdfs"],
+            },
             {"event": "construction", "worker": 0, "method": "beam", "score": 40, "wall_s": 3.0},
             {"event": "best", "worker": 0, "score": 40, "wall_s": 3.0, "move": "construction"},
         ],

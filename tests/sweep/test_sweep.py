@@ -159,9 +159,10 @@ def test_command_line_set_and_seeds(tmp_path, base):
     sweep = load_sweep(path, ["search.bias=3", "stop.max_iterations=10"], "2,9")
     assert [run.id for run in sweep.runs] == ["holes=2_s2", "holes=4_s2", "holes=2_s9", "holes=4_s9"]
     # search.bias is an alias of search.moves.assignment.bias
-    assert {(r.config["search"]["moves"]["assignment"]["bias"], r.config["stop"]["max_iterations"]) for r in sweep.runs} == {
-        (3.0, 10)
-    }
+    assert {
+        (r.config["search"]["moves"]["assignment"]["bias"], r.config["stop"]["max_iterations"])
+        for r in sweep.runs
+    } == {(3.0, 10)}
     assert sweep.overrides == ["--set search.bias=3", "--set stop.max_iterations=10", "--seeds 2,9"]
 
 

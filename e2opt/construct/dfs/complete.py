@@ -148,7 +148,9 @@ def complete(
     if repair_s > 0 and info["filled_score"] < puzzle.max_score:  # a perfect board needs no repair
         tabu = TabuSearch(puzzle, board, search or SearchConfig(), rng)
         criteria = AnyOf(
-            MaxCpuTime(repair_s), TargetScore(puzzle.max_score), *([Requested(stop)] if stop is not None else [])
+            MaxCpuTime(repair_s),
+            TargetScore(puzzle.max_score),
+            *([Requested(stop)] if stop is not None else []),
         )
         result = tabu.run(criteria, Clock())
         if result.best_score > score(puzzle, board):

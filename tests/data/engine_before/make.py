@@ -42,7 +42,9 @@ def stopped_runs(work: Path) -> None:
 
     for name, workers in (("single", 1), ("team", 2)):
         cfg = load_config(case_config("random", workers, work / name), ["stop.max_iterations=200"])
-        run = getattr(e2opt, "run", None)  # before the engine change e2opt.run was a module, e2opt.solve the API
+        run = getattr(
+            e2opt, "run", None
+        )  # before the engine change e2opt.run was a module, e2opt.solve the API
         result = run(cfg) if callable(run) else e2opt.solve(cfg)
         dest = HERE / "runs" / name
         shutil.rmtree(dest, ignore_errors=True)
