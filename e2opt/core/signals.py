@@ -158,3 +158,23 @@ def worker_context(preload: str | list[str], env: dict[str, str] | None = None) 
             else:
                 os.environ[key] = value
     return context
+
+
+class Deferred:
+    """While active (main thread), Ctrl-C and SIGHUP wait (blocked), then arrive at the block's end and are
+    handled as usual (a KeyboardInterrupt may come out of the ``with``). Threads and processes started inside
+    inherit the mask and never see them: a Ctrl-C in the middle of a Dask LocalCluster's start raised inside
+    distributed and killed its workers as they started, which printed tracebacks and failed the start.
+    SIGTERM stays: the cluster's own shutdown ends its workers with it."""
+
+    SIGNALS = frozenset({signal.SIGINT, signal.SIGHUP})
+
+    def __enter__(self) -> Deferred:
+        self.old: set[int] | None = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGNALS)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.old)

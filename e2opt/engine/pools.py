@@ -92,9 +92,7 @@ class DaskPool:
             if scheduler:
                 self.client = distributed.Client(scheduler, timeout="20s")
             else:
-                self.cluster = distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-                )
+                self.cluster = _local_cluster(distributed, workers)
                 self.client = distributed.Client(self.cluster)
         except (OSError, TimeoutError) as exc:
             raise E2optError(f"dask scheduler {scheduler or '(local)'}: cannot connect: {exc}") from None
@@ -141,6 +139,35 @@ class DaskPool:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _local_cluster(distributed: Any, workers: int) -> Any:
+    """A LocalCluster of one-thread worker processes that leave Ctrl-C to the run (they start with it
+    blocked: core/signals.Deferred; and ignore it: daskquiet.py); a Ctrl-C while it starts is handled once
+    it has started, and the cluster is closed again."""
+    import dask
+
+    from ..core.signals import Deferred, worker_context
+    from .daskquiet import PRELOAD
+    from .prewarm import SERVER_MODULES
+
+    preload = [*dask.config.get("distributed.worker.preload", []), PRELOAD]
+    worker_context(SERVER_MODULES)  # the fork server, started with Ctrl-C ignored: its children inherit that
+    settings = {
+        "distributed.worker.preload": preload,
+        "distributed.worker.multiprocessing-method": "forkserver",
+    }
+    cluster = None
+    try:
+        with dask.config.set(settings), Deferred():
+            cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+    except BaseException:  # a Ctrl-C held while it started: the cluster goes with the run
+        if cluster is not None:
+            cluster.close()
+        raise
+    return cluster
 
 
 def _suspicious(key: str, dask_scheduler: Any = None) -> int:

@@ -53,9 +53,24 @@ def imports_begun(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
 @pytest.mark.parametrize("moment", sorted(MOMENTS))
 def test_ctrl_c_at_any_moment_prints_no_traceback(moment, tmp_path):
-    marker, pause = MOMENTS[moment]
+    interrupt(tmp_path, *MOMENTS[moment])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pause", [1.0, 2.0, 5.0])
+def test_ctrl_c_of_a_run_on_a_local_dask_cluster_prints_no_traceback(pause, tmp_path):
+    """While the LocalCluster starts (its workers fork from the run's fork server, Ctrl-C ignored, and ignore
+    it once Dask runs them: engine/daskquiet.py) and during the search: before, each Dask worker printed a
+    KeyboardInterrupt traceback and died, and the run waited for its rounds for ever."""
+    pytest.importorskip("distributed")
+    interrupt(tmp_path, "starting 2 worker(s)", pause, "--executor", "dask")
+
+
+def interrupt(tmp_path: Path, marker: str | None, pause: float, *options: str) -> None:
+    """``e2opt run`` stopped by SIGINT to its process group ``pause`` s after the stdout line with ``marker``
+    (None: once numpy loads): it ends, and says no traceback."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "e2opt", "run", str(config(tmp_path))],
+        [sys.executable, "-m", "e2opt", "run", str(config(tmp_path)), *options],
         cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True, preexec_fn=default_signals,
     )  # fmt: skip
