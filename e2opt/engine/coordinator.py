@@ -68,7 +68,7 @@ def make_workers_pool(
         return LocalSlots(workers, run_dir, None if cfg is None else cfg.to_dict())
     from .pools import make_pool
 
-    return make_pool(executor, workers, scheduler)
+    return make_pool(executor, workers, scheduler, None if cfg is None else cfg.to_dict())
 
 
 class Coordinator:

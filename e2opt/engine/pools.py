@@ -78,7 +78,7 @@ class DaskPool:
 
     waits_for_running = False
 
-    def __init__(self, workers: int, scheduler: str | None, client: Any = None):
+    def __init__(self, workers: int, scheduler: str | None, client: Any = None, config: dict | None = None):
         import distributed
 
         self.distributed = distributed
@@ -92,7 +92,7 @@ class DaskPool:
             if scheduler:
                 self.client = distributed.Client(scheduler, timeout="20s")
             else:
-                self.cluster = _local_cluster(distributed, workers)
+                self.cluster = _local_cluster(distributed, workers, config)
                 self.client = distributed.Client(self.cluster)
         except (OSError, TimeoutError) as exc:
             raise E2optError(f"dask scheduler {scheduler or '(local)'}: cannot connect: {exc}") from None
@@ -141,18 +141,22 @@ class DaskPool:
             self.cluster.close()
 
 
-def _local_cluster(distributed: Any, workers: int) -> Any:
-    """A LocalCluster of one-thread worker processes that leave Ctrl-C to the run (they start with it
-    blocked: core/signals.Deferred; and ignore it: daskquiet.py); a Ctrl-C while it starts is handled once
-    it has started, and the cluster is closed again."""
+def _local_cluster(distributed: Any, workers: int, config: dict | None = None) -> Any:
+    """A LocalCluster of one-thread worker processes forked from e2opt's fork server, which starts with
+    Ctrl-C ignored, Dask imported and the run's kernels warmed (``config``: prewarm.py): each worker starts
+    ready, and leaves Ctrl-C to the run (daskquiet.py). A Ctrl-C while it starts is handled once it has
+    started (core/signals.Deferred), and the cluster is closed again."""
+    import json
+
     import dask
 
     from ..core.signals import Deferred, worker_context
     from .daskquiet import PRELOAD
-    from .prewarm import SERVER_MODULES
+    from .prewarm import PREWARM_ENV, SERVER_MODULES
 
     preload = [*dask.config.get("distributed.worker.preload", []), PRELOAD]
-    worker_context(SERVER_MODULES)  # the fork server, started with Ctrl-C ignored: its children inherit that
+    warm = {} if config is None else {PREWARM_ENV: json.dumps({"data": config})}
+    worker_context([*SERVER_MODULES, "distributed"], warm)
     settings = {
         "distributed.worker.preload": preload,
         "distributed.worker.multiprocessing-method": "forkserver",
@@ -186,7 +190,8 @@ def check_executor(executor: str, scheduler: str | None) -> None:
         raise E2optError('--executor dask needs Dask: pip install "e2opt[dask]"')
 
 
-def make_pool(executor: str, workers: int, scheduler: str | None) -> Pool:
-    """The executor named on the command line."""
+def make_pool(executor: str, workers: int, scheduler: str | None, config: dict | None = None) -> Pool:
+    """The executor named on the command line; ``config``: a run's, whose kernels a LocalCluster's fork
+    server warms for its workers."""
     check_executor(executor, scheduler)
-    return LocalPool(workers) if executor == "local" else DaskPool(workers, scheduler)
+    return LocalPool(workers) if executor == "local" else DaskPool(workers, scheduler, config=config)
