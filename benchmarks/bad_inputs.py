@@ -341,7 +341,7 @@ def main() -> int:
     text = [
         "# Bad inputs: one line and exit 2 each",
         "",
-        "Made by `PYTHONPATH=. python benchmarks/bad_inputs.py` (issue 14): every case runs `python -m e2opt ...` in a",
+        "Made by `PYTHONPATH=. python benchmarks/bad_inputs.py`: every case runs `python -m e2opt ...` in a",
         "fresh folder holding a valid 3x3 puzzle `p.txt`, its board `b.board`, a valid config `c.yaml` and the",
         "case's own files (named in the note). Checked for every case: exit code 2, exactly one line on stderr,",
         "no traceback, and every file that was there before is byte-identical afterwards.",
