@@ -6,7 +6,7 @@ workers' rounds) and the CPU of the command and all its descendants (this proces
 orphans count too), each divided by the CPU available (the run's wall seconds x usable cores), and when the
 first and the last worker's first board came (events.jsonl):
 
-    python benchmarks/workers_cpu.py --wall 60 --cases 2 4 8 16 48 dask:16 --out /tmp/workers_cpu.jsonl
+    python benchmarks/workers_cpu.py --wall 60 --cases 2 4 8 16 48 dask:16 --out workers_cpu.jsonl
 
 Run folders go to a temporary folder and are deleted; one JSON line per case goes to ``--out``.
 """
