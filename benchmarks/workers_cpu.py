@@ -14,34 +14,17 @@ Run folders go to a temporary folder and are deleted; one JSON line per case goe
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from suite_time import adopt_orphans, children_cpu, reap_orphans  # this folder: run as a script
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def children_cpu() -> float:
-    """CPU seconds of the finished descendants of this process so far."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def reap(timeout_s: float = 30.0) -> None:
-    """Wait for orphaned descendants (this process is their subreaper), ``timeout_s`` at most."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                time.sleep(0.05)
-        except ChildProcessError:
-            return
 
 
 def one_case(case: str, wall: float, config: str) -> dict:
@@ -66,7 +49,7 @@ def one_case(case: str, wall: float, config: str) -> dict:
             args += ["--executor", "dask"]
         before, started = children_cpu(), time.monotonic()
         proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
-        reap()
+        reap_orphans()
         elapsed, total = time.monotonic() - started, children_cpu() - before
         run_dir = next(Path(runs).glob("*/result.json")).parent
         result = json.loads((run_dir / "result.json").read_text())
@@ -90,7 +73,7 @@ def main() -> None:
     parser.add_argument("--config", default=str(ROOT / "config/eternity2.yaml"))
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    adopt_orphans()
     with open(args.out, "a", encoding="utf-8") as out:
         for case in args.cases:
             row = one_case(case, args.wall, args.config)
