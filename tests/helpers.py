@@ -1,5 +1,6 @@
 """Helpers shared by tests in several folders: the one-error-line check, the tiny puzzle's malformed
-variants, a finished-looking run folder written by hand, a command's worker processes."""
+variants, a finished-looking run folder written by hand, a command's worker processes, a run config
+written from a base and overrides."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE
 
 from e2opt.engine.config import RunConfig
@@ -133,3 +135,12 @@ def worker_processes(parent: int) -> list[int]:
             continue
     servers = {pid for pid, (ppid, server) in table.items() if ppid == parent and server}
     return sorted(pid for pid, (ppid, _) in table.items() if ppid in servers)
+
+
+def write_run_yaml(tmp_path: Path, data: dict, sections: dict) -> Path:
+    """``tmp_path/run.yaml``: the config ``data`` with each of ``sections`` merged into its section."""
+    for key, value in sections.items():
+        data.setdefault(key, {}).update(value)
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import ROOT, TINY_BOARD, TINY_PUZZLE, default_signals, e2opt, e2opt_here
-from helpers import one_error_line
+from helpers import one_error_line, write_run_yaml
 
 from e2opt.cli.exits import stop_code
 from e2opt.cli.main import main
@@ -70,11 +70,7 @@ def write_config(tmp_path: Path, puzzle: Path, workers: int = 2, **sections) -> 
             "stats_every_s": 0.5,
         },
     }
-    for key, value in sections.items():
-        data.setdefault(key, {}).update(value)
-    path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
-    return path
+    return write_run_yaml(tmp_path, data, sections)
 
 
 def start(args: list, tmp_path: Path, stdout=None) -> subprocess.Popen:

@@ -17,9 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 from conftest import ROOT, default_signals, e2opt_here
-from helpers import one_error_line
+from helpers import one_error_line, write_run_yaml
 
 from e2opt.engine import capacity
 from e2opt.engine.coordinator import worker_count
@@ -64,11 +63,7 @@ def config(tmp_path: Path, workers: int, wall_s: float = 3600, **sections) -> Pa
             "checkpoint_every_s": 2,
         },
     }
-    for key, value in sections.items():
-        data.setdefault(key, {}).update(value)
-    path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
-    return path
+    return write_run_yaml(tmp_path, data, sections)
 
 
 def alive_in_session(sid: int) -> list[int]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
+from helpers import write_run_yaml
 
 from e2opt.cli.main import main
 from e2opt.core.board import rule_violations, score
@@ -49,11 +49,7 @@ def config_file(tmp_path: Path, **sections) -> Path:
         "run": {"workers": 2, "sync_every_moves": 500, "restart_from": "elite", "roles": {"producers": 0}},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }
-    for key, value in sections.items():
-        data.setdefault(key, {}).update(value)
-    path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
-    return path
+    return write_run_yaml(tmp_path, data, sections)
 
 
 def outcome(run_dir: Path) -> tuple:
