@@ -80,6 +80,7 @@ def test_quality_table_computes_the_gap_to_the_best_known():
     assert line[:6] == ["eternity2", "60", "441/480", "436", "470", "29"]
 
 
+@pytest.mark.slow
 def test_bench_cli(tmp_path, capsys):
     config = tmp_path / "c.yaml"
     config.write_text(f"instance: {SET1 / 'set1_03x04.txt'}\nsearch:\n  holes: 3\n")

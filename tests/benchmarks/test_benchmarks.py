@@ -234,6 +234,7 @@ def test_every_script_has_a_smoke_run() -> None:
     SMOKE,
     ids=[f"{e[0]}-{e[1].split()[0] if e[1] else ''}" for e in SMOKE],
 )
+@pytest.mark.slow
 def test_smoke(tmp_path: Path, script: str, args: str, env: dict[str, str], prepare, check) -> None:
     """The script exits 0 from an empty folder and writes what it promises; nothing lands in the repository."""
     if prepare:

@@ -107,6 +107,7 @@ def test_ctrl_c_or_sigterm_prints_what_was_found_and_exits_128_plus_the_signal(s
     assert "found so far, search incomplete" in out
 
 
+@pytest.mark.slow
 def test_progress_lines_come_at_the_chosen_cadence_and_a_bad_one_is_one_line():
     """--progress-every-s S: a line at most every S CPU seconds (none in 1.5 s by default; 7x7 is not counted
     in 1.5 s)."""

@@ -52,6 +52,7 @@ def imports_begun(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
 @pytest.mark.parametrize("moment", sorted(MOMENTS))
+@pytest.mark.slow
 def test_ctrl_c_at_any_moment_prints_no_traceback(moment, tmp_path):
     interrupt(tmp_path, *MOMENTS[moment])
 

@@ -160,6 +160,7 @@ def test_a_list_of_partials_written_before_boards_were_recorded_still_reads(tmp_
     assert done.partials == {"a", "b"} and done.boards == set()
 
 
+@pytest.mark.slow
 def test_the_deepest_partial_is_not_chosen_again_once_completed():
     """A resumed DFS visits again the nodes since its checkpoint, so a call's deepest partial may be one an
     earlier call completed: it is skipped while fresh partials remain, and chosen only when none is left."""

@@ -130,6 +130,7 @@ def _assert_valid(p, board):
 
 
 @pytest.mark.parametrize("seed", range(3))
+@pytest.mark.slow
 def test_a_completed_partial_is_valid_and_never_below_its_joins(seed):
     p = _puzzle(6, 6, seed, hints=1, recolour=4, frame=3, inner=4)
     cfg = _cfg(

@@ -68,6 +68,7 @@ def test_kernel_visits_the_same_nodes_in_the_same_order_as_the_reference(seed):
     assert got[1] == want[1][: len(got[1])] and len(want[1]) - len(got[1]) <= 1
 
 
+@pytest.mark.slow
 def test_the_cases_reach_what_they_are_meant_to_test():
     """Two breaks on one placement, a break next to a hint and the touching rule all occur in the traces."""
     seen = {"two": False, "clue": False, "quota": False}

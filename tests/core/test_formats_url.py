@@ -152,6 +152,7 @@ def test_verify_and_render_print_the_link(tmp_path: Path) -> None:
     assert out.splitlines()[-1] == want
 
 
+@pytest.mark.slow
 def test_links_are_read_back_as_boards(tmp_path: Path) -> None:
     """verify, render and convert read a link (a file holding it) as the board it shows."""
     from e2opt.core.formats.detect import board_format, parse_any_board

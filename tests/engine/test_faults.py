@@ -154,6 +154,7 @@ def test_a_folder_lock_refuses_a_second_holder_even_in_the_same_process(tmp_path
 # --- signals keep everything; exit codes ---
 
 
+@pytest.mark.slow
 def test_sigint_to_the_process_group_of_a_two_worker_cpsat_run_keeps_everything(tmp_path, hard):
     proc = start(["run", write_config(tmp_path, hard)], tmp_path)
     run_dir = wait_searching(tmp_path / "runs", proc)
@@ -169,6 +170,7 @@ def test_sigint_to_the_process_group_of_a_two_worker_cpsat_run_keeps_everything(
 
 
 @pytest.mark.parametrize(("sig", "group"), [(signal.SIGHUP, True), (signal.SIGTERM, False)])
+@pytest.mark.slow
 def test_hangup_and_sigterm_end_the_run_after_saving_with_128_plus_the_signal(tmp_path, hard, sig, group):
     proc = start(["run", write_config(tmp_path, hard)], tmp_path)
     run_dir = wait_searching(tmp_path / "runs", proc)
@@ -186,6 +188,7 @@ def _ignore_hangup() -> None:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
+@pytest.mark.slow
 def test_a_run_started_under_nohup_goes_on_after_a_hangup_and_stops_on_sigterm(tmp_path, hard):
     """A signal the shell left ignored stays ignored (docs/guide.md, "Command line"): the night goes on when the
     terminal that started `nohup e2opt run ...` closes; SIGTERM still ends it after saving."""
@@ -203,6 +206,7 @@ def test_a_run_started_under_nohup_goes_on_after_a_hangup_and_stops_on_sigterm(t
     assert_kept_everything(run_dir, hard, "SIGTERM")
 
 
+@pytest.mark.slow
 def test_a_closed_stdout_never_stops_the_run_nor_changes_its_exit_code(tmp_path, hard):
     config = write_config(tmp_path, hard, workers=1, stop={"max_wall_s": 4})
     proc = start(["run", config], tmp_path, stdout=subprocess.PIPE)
@@ -263,6 +267,7 @@ def test_every_reader_drops_a_bom_and_reads_crlf_and_tabs_alike(tmp_path):
     assert verified.returncode == 0 and "12/12" in verified.stdout, verified.stderr
 
 
+@pytest.mark.slow
 def test_a_named_pipe_in_a_run_folder_is_skipped_not_read(tmp_path, hard):
     config = write_config(tmp_path, hard, workers=1, stop={"max_iterations": 300})
     assert e2opt_here("run", config, "--quiet").returncode == 0
@@ -323,6 +328,7 @@ def test_quiet_keeps_warnings_and_both_time_budgets_have_one_spelling(tmp_path):
     assert stored["stop"]["max_wall_s"] == 30 and stored["stop"]["max_cpu_s"] == 20
 
 
+@pytest.mark.slow
 def test_constructing_lines_come_at_the_progress_cadence(tmp_path, hard):
     slow = write_config(
         tmp_path,
@@ -338,6 +344,7 @@ def test_constructing_lines_come_at_the_progress_cadence(tmp_path, hard):
     assert len(lines) >= 2 and lines[0].startswith("  worker 0 searcher  constructing")
 
 
+@pytest.mark.slow
 def test_resume_with_more_workers_goes_on_as_a_larger_team(tmp_path, hard):
     config = write_config(tmp_path, hard, workers=1, stop={"max_iterations": 300, "max_wall_s": None})
     assert e2opt_here("run", config, "--quiet").returncode == 0

@@ -103,6 +103,7 @@ def sweep_here(spec: Path, runs: Path, scheduler: str, *sets: str) -> tuple[Swee
     return run_sweep(loaded, sweep_dir, "dask", scheduler=scheduler, out=io.StringIO()), sweep_dir
 
 
+@pytest.mark.slow
 def test_the_shipped_holes_sweep_runs_on_a_local_dask_cluster(tmp_path, local_cluster):
     """Its base, config/eternity2.yaml, has run.workers: auto: each run is one worker, never processes in a
     daemonic Dask worker (that failed every run)."""
@@ -113,6 +114,7 @@ def test_the_shipped_holes_sweep_runs_on_a_local_dask_cluster(tmp_path, local_cl
     assert all(len(r["workers"]) == 1 for r in found.values())
 
 
+@pytest.mark.slow
 def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path, local_cluster):
     """Its variants, grid and settings, on the 10x10 META 2010 puzzle: CP-SAT's model of the real puzzle takes
     seconds to build, which the test does not look at."""
@@ -128,6 +130,7 @@ def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path, local_
     assert len(results(sweep_dir)) == 6
 
 
+@pytest.mark.slow
 def test_a_command_line_cluster_runs_a_sweep_of_two_worker_runs(tmp_path, cluster):
     """Each run keeps its two workers: its task secedes and submits its rounds to the same cluster. With two
     workers the base config's roles make one a dfs producer: its completions are capped as above."""
@@ -151,6 +154,7 @@ def shorter_holes(tmp_path: Path, holes: list[int]) -> Path:
     return spec
 
 
+@pytest.mark.slow
 def test_a_killed_dask_worker_loses_no_run(tmp_path, cluster):
     """Three runs on two Dask workers; one worker is killed with the run it executes once a run has a
     checkpoint (both workers are then in a run): every run finishes, one of them resumed or restarted."""
@@ -197,6 +201,7 @@ def dfs_limits(config: Path) -> list[str]:
     return ["construct.dfs.harvest.cpsat_s=0.5", "construct.dfs.harvest.repair_s=0.5"]
 
 
+@pytest.mark.slow
 def test_every_shipped_config_runs_as_a_sweep_task_on_dask(tmp_path, local_cluster):
     """One test for all shipped configs (a test per config would start the cluster again on each test process
     that runs one); what went wrong with each config is listed."""
@@ -213,6 +218,7 @@ def test_every_shipped_config_runs_as_a_sweep_task_on_dask(tmp_path, local_clust
     assert not failed, failed
 
 
+@pytest.mark.slow
 def test_a_dask_worker_killed_during_a_run_is_counted_in_result_events_and_report(tmp_path):
     """A two-worker run on a LocalCluster (nannies restart a killed worker): one Dask worker is killed with
     kill -9 while it runs a round; the scheduler runs the round again elsewhere (or the run submits it again),

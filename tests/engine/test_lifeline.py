@@ -1,9 +1,8 @@
 """Workers that never outlive their run, counts this machine cannot serve, resume that says what it resumes
 (issue 48; docs/faults.md).
 
-The kill -9 matrix (five moments x 1, 2 and 4 workers, about 3 minutes on 2 cores) does not fit the README's
-five minutes: it runs with ``E2OPT_LONG_TESTS=1 python -m pytest -q -n 2 tests/engine/test_lifeline.py``; one
-case of it (2 workers, kill -9 during the search) runs in the README's command.
+The kill -9 tests are ``slow``: the README's command leaves them out, CI's second step (``.ci/run``) runs
+them, the matrix (five moments x 1, 2 and 4 workers, about 3 minutes on 2 cores) with ``E2OPT_LONG_TESTS=1``.
 """
 
 from __future__ import annotations
@@ -113,6 +112,7 @@ def kill_at(tmp_path: Path, workers: int, moment: str, wall_s: float = 3600) -> 
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the run's processes in /proc")
+@pytest.mark.slow
 def test_kill_9_of_a_two_worker_run_leaves_no_worker_and_resume_goes_on(tmp_path):
     run_dir, best = kill_at(tmp_path, 2, "search", wall_s=25)
     result = resume_run(run_dir)
@@ -171,6 +171,7 @@ def test_the_count_is_read_before_the_config_loads(tmp_path):
         assert capacity.peek_workers(cfg, sets, None) == worker_count(load_config(cfg, sets))
 
 
+@pytest.mark.slow
 def test_resume_without_a_checkpoint_keeps_the_best_board_and_counts_the_time_spent(tmp_path, capsys):
     run = run_config(load_config(config(tmp_path, 1), ["stop.max_iterations=200", "stop.max_wall_s=60"]))
     run_dir = Path(run.run_dir)
@@ -188,6 +189,7 @@ def test_resume_without_a_checkpoint_keeps_the_best_board_and_counts_the_time_sp
     assert restart["kept_best"] == run.best_score and restart["wall_s"] == round(spent, 3)
 
 
+@pytest.mark.slow
 def test_resume_from_a_checkpoint_says_how_far_it_got(tmp_path, capsys):
     run = run_config(load_config(config(tmp_path, 1), ["stop.max_iterations=200", "stop.max_wall_s=60"]))
     resume_run(run.run_dir, quiet=False, overrides=("stop.max_iterations=300",))
@@ -209,6 +211,7 @@ def test_info_warns_of_duplicated_pieces_and_a_run_of_another_puzzle_is_named_af
     assert load_config(ROOT / "config/quick.yaml").name == "quick"
 
 
+@pytest.mark.slow
 def test_report_of_the_current_folder_names_the_run(tmp_path, monkeypatch):
     run = run_config(load_config(config(tmp_path, 1), ["stop.max_iterations=100", "stop.max_wall_s=60"]))
     monkeypatch.chdir(run.run_dir)

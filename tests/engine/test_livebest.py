@@ -8,6 +8,7 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import ROOT
 
@@ -44,6 +45,7 @@ def scripted(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_view_shows_each_new_best_before_its_round_answers(tmp_path, monkeypatch, capsys):
     refreshes: list[tuple[float, int | None]] = []
     logs: list[EventLog] = []

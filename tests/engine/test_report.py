@@ -86,6 +86,7 @@ def test_the_best_line_of_several_workers_never_falls(tmp_path):
     assert current == [(32.5, 458), (34.1, 457)]
 
 
+@pytest.mark.slow
 def test_report_and_plots_stream_the_events(tmp_path):
     """A long log is read line by line: memory holds the summary and the plotted points, not the events."""
     filler = {"event": "checkpoint", "iteration": 1, "wall_s": 1.0, "note": "x" * 200}

@@ -236,6 +236,7 @@ def _start_run(config: Path, runs: Path) -> tuple[subprocess.Popen, Path]:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 def test_signal_finishes_cleanly(tmp_path, sig):
     path = config_file(tmp_path, stop={"max_iterations": None, "max_wall_s": 120})
     proc, run_dir = _start_run(path, tmp_path / "runs")
@@ -288,6 +289,7 @@ def test_kill_dash_nine_then_resume_never_loses_the_best(tmp_path):
     assert os.listdir(runs) == [run_dir.name]
 
 
+@pytest.mark.slow
 def test_report_on_an_unfinished_run(tmp_path):
     result = run_config(load_config(config_file(tmp_path)))
     run_dir = Path(result.run_dir)
@@ -370,6 +372,7 @@ CPSAT_SLOW = {  # a CP-SAT construction that takes seconds: Brendan 7x7 with no 
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 def test_signal_during_cpsat_construction_ends_cleanly_and_resume_starts_again(tmp_path, sig):
     path = config_file(
         tmp_path, instance=SET1_7X7, construct=CPSAT_SLOW, stop={"max_iterations": 300, "max_wall_s": 600}
@@ -427,6 +430,7 @@ def test_python_api_solve_exact_and_resume(tmp_path):
     assert resumed.iterations == 600 and resumed.best_score >= first.best_score
 
 
+@pytest.mark.slow
 def test_second_sigint_stops_at_once_and_leaves_whole_files(tmp_path):
     path = config_file(tmp_path, instance=E2, stop={"max_iterations": None, "max_wall_s": 120})
     proc, run_dir = _start_run(path, tmp_path / "runs")

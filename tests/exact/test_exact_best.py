@@ -117,6 +117,7 @@ def test_cli_writes_the_best_board_verified_and_says_it_is_optimal(tmp_path):
     assert again.returncode == 0 and again.stdout.splitlines()[-1].startswith(f"best {best}/")
 
 
+@pytest.mark.slow
 def test_cli_time_limit_says_incomplete_with_the_bound():
     out = e2opt("solve", SET1 / "set1_08x08.txt", "--best", "--time-limit", "0.5", "--quiet")
     assert out.returncode == 1, out.stderr

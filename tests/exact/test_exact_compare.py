@@ -41,6 +41,7 @@ def test_a_bad_combination_or_budget_is_refused_before_anything_runs():
         compare(puzzles, ["dfs"], ["row"], ["min"], True, 0)
 
 
+@pytest.mark.slow
 def test_cli_prints_the_table_and_one_line_errors():
     out = e2opt("bench", "exact", SET1 / "set1_03x04.txt", "--methods", "dfs", "--orders", "row", "spiral")
     assert out.returncode == 0, out.stderr

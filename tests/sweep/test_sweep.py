@@ -307,6 +307,7 @@ def statuses(sweep_dir: Path) -> dict[str, str]:
     return {run.id: sweep.status_of(run.id) for run in sweep.runs}
 
 
+@pytest.mark.slow
 def test_ctrl_c_then_resume_finishes_without_redoing_finished_runs(tmp_path, base, capsys):
     sweep = load_sweep(sweep_file(tmp_path, seeds=3, grid={"search.holes": [2, 4]}))
     sweep_dir = create_sweep(sweep)
