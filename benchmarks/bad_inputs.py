@@ -26,10 +26,10 @@ OUT = ROOT / "docs" / "bad_inputs.md"
 PUZZLE = "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 4 3 4\n2 0 0 1\n"
 BOARD = "3 3\n5:3 3:1 0:3\n4:0 7:2 6:2\n1:1 2:0 8:0\n"
 CONFIG = (
-    "instance: p.txt\nseed: 1\nsearch: {holes: 2}\nstop: {max_iterations: 100}\n"
+    "instance: p.txt\nseed: 1\nsearch: {moves: {assignment: {holes: 2}}}\nstop: {max_iterations: 100}\n"
     "output: {runs_dir: runs, plots: false}\n"
 )
-SWEEP = "base: c.yaml\nseeds: 1\ngrid: {search.holes: [2]}\n"
+SWEEP = "base: c.yaml\nseeds: 1\ngrid: {search.moves.assignment.holes: [2]}\n"
 PIECES = PUZZLE.split("\n", 1)[1]  # the nine piece lines, for puzzles with another header
 
 
@@ -68,7 +68,7 @@ def cases() -> list[Case]:
     ]
     add(f, "resume", "nowhere", note="missing folder")
     add(f, "report", "p.txt", note="a file, not a folder")
-    add(f, "resume", "x", "--set", "search.holes=4", note="resume changes only stop.*")
+    add(f, "resume", "x", "--set", "search.moves.assignment.holes=4", note="resume changes only stop.*")
 
     f = "output files"
     add(f, "generate", "--rows", "3", "--cols", "3", "--frame-colours", "2", "--inner-colours", "2", "-o", "s.txt",
@@ -146,7 +146,7 @@ def cases() -> list[Case]:
         "not a mapping": "- p.txt\n",
         "unknown key": config("serch: {holes: 2}\n"),
         "unknown nested key": config("search: {hole: 2}\n"),
-        "wrong type": config("search: {holes: many}\n"),
+        "wrong type": config("search: {moves: {assignment: {holes: many}}}\n"),
         "duplicate key": config("seed: 2\n"),
         "negative budget": config("stop: {max_cpu_s: -5}\n"),
         "NaN budget": config("stop: {max_wall_s: .nan}\n"),
@@ -155,7 +155,7 @@ def cases() -> list[Case]:
         "1.5e3 iterations is no integer": config("stop: {max_iterations: 1.5e0}\n"),
         "empty runs_dir": "instance: p.txt\noutput: {runs_dir: ''}\n",
         "a name that is a path": config("name: ../elsewhere\n"),
-        "more holes than cells": config("search: {holes: 12}\n"),
+        "more holes than cells": config("search: {moves: {assignment: {holes: 12}}}\n"),
         "target above the maximum score": config("stop: {target_score: 13}\n"),
         "no instance": "seed: 1\n",
         "instance not found": "instance: nope.txt\n",
@@ -189,7 +189,7 @@ def cases() -> list[Case]:
         (["--seed", "x"], "seed not a number"),
         (["--max-runtime", "-5"], "negative budget"),
         (["--max-runtime", "nan"], "NaN budget"),
-        (["--set", "search.holes=12"], "more holes than cells, from --set"),
+        (["--set", "search.moves.assignment.holes=12"], "more holes than cells, from --set"),
         (["--set", "search.hole=2"], "unknown key in --set"),
         (["--set", "stop.max_iterations=-1"], "negative value in --set"),
         (["--set", "stop.target_score=1e6"], "1e6 is a number: above the maximum score"),
@@ -241,7 +241,13 @@ def cases() -> list[Case]:
     add(f, "sweep", "missing.yaml", note="no such sweep file")
     add(f, "sweep", "s.yaml", note="unknown sweep key", s__yaml=SWEEP + "grids: {}\n", c__yaml=CONFIG)
     add(f, "sweep", "s.yaml", note="duplicate key", s__yaml=SWEEP + "seeds: 2\n", c__yaml=CONFIG)
-    add(f, "sweep", "s.yaml", note="grid value not a list", s__yaml="base: c.yaml\ngrid: {search.holes: 2}\n")
+    add(
+        f,
+        "sweep",
+        "s.yaml",
+        note="grid value not a list",
+        s__yaml="base: c.yaml\ngrid: {search.moves.assignment.holes: 2}\n",
+    )
     add(f, "sweep", "s.yaml", "--seeds", "x", note="--seeds not a number", s__yaml=SWEEP)
     add(f, "sweep", "s.yaml", "--workers", "0", note="no workers", s__yaml=SWEEP)
     add(f, "sweep", note="neither a sweep file nor --resume")
@@ -254,7 +260,7 @@ def cases() -> list[Case]:
         "sweep",
         "s.yaml",
         note="a grid value no run can take",
-        s__yaml="base: c.yaml\nseeds: 1\ngrid: {search.holes: [2, 99]}\n",
+        s__yaml="base: c.yaml\nseeds: 1\ngrid: {search.moves.assignment.holes: [2, 99]}\n",
     )
     add(f, "sweep", "s.yaml", "--seeds", "-3", note="negative seed count", s__yaml=SWEEP)
 

@@ -120,3 +120,11 @@ def solve_process(*args: str, group: bool = False) -> subprocess.Popen:
         start_new_session=group,
         preexec_fn=default_signals,
     )
+
+
+@pytest.fixture(autouse=True)
+def _translation_lines_said_anew() -> None:
+    """Each test sees the one line about older settings (a process says it once per set of keys)."""
+    from e2opt.config import translate
+
+    translate._SAID.clear()

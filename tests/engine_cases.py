@@ -34,10 +34,12 @@ def case_config(name: str, workers: int, folder: Path) -> Path:
         "seed": 5,
         "construct": CONSTRUCT[name],
         "search": {
-            "holes": 6,
             "plateau": 60,
             "intensify_after": 2,
-            "moves": {"assignment": {"weight": 1.0, "cost_ms": 0.2}, "tsr": {"weight": 0.3, "cost_ms": 0.05}},
+            "moves": {
+                "assignment": {"weight": 1.0, "cost_ms": 0.2, "holes": 6},
+                "tsr": {"weight": 0.3, "cost_ms": 0.05},
+            },
             "schedule": {"kind": "fixed"},
         },
         "stop": {"max_iterations": 400},

@@ -13,16 +13,15 @@ from .command import Command
 
 def registries() -> list[tuple[str, Callable[[], list[str]]]]:
     """Each registry's name and the warm-up of all its entries (the names it warmed)."""
-    from ..construct import LEGACY, METHODS
+    from ..construct import METHODS
     from ..construct.warm import warm_constructions
     from ..exact.solve import EXACT_METHODS, warm_methods
     from ..search.moves import MOVES
     from ..search.warm import warm_moves
 
-    constructions = [name for name in METHODS if name not in LEGACY]  # the old sections are aliases of dfs
     return [
         ("search.moves.MOVES", lambda: warm_moves(MOVES)),
-        ("construct.METHODS", lambda: warm_constructions(constructions)),
+        ("construct.METHODS", lambda: warm_constructions(list(METHODS))),
         ("exact.solve.EXACT_METHODS", lambda: warm_methods(EXACT_METHODS)),
     ]
 

@@ -5,9 +5,7 @@ and tuple[T, T] (written as YAML lists), and nested dataclasses (YAML mappings; 
 which YAML reads as null, gets the defaults).
 Range checks live in each dataclass's ``__post_init__`` (the shared ones, ``positive`` and ``bounds``, at the end
 of this module) and raise ValueError("<field>: ...").
-A class may read keys under older names: ``ALIASES`` (a ClassVar: key -> dotted path below the class) moves each
-such key to its place before the build, ``ALIAS_OFF`` fills a section on that path that is set to null (the
-section stays off), errors name the key as written, and a setting given under both names is an error.
+Keys of older e2opt versions are translated before the build (translate.py).
 """
 
 from __future__ import annotations
@@ -102,51 +100,8 @@ def _convert(value: Any, tp: Any, where: str, source: str) -> Any:
     raise TypeError(f"unsupported config field type {tp!r} at {where}")
 
 
-def _dotted(prefix: str, key: str) -> str:
-    return f"{prefix}.{key}" if prefix else key
-
-
-def _relocate(cls: type, data: dict, source: str, prefix: str) -> tuple[dict, dict[str, str]]:
-    """``data`` with the aliased keys of ``cls`` moved to their places (sections copied, never changed in
-    place), and {dotted new key: dotted key as written} for the error messages."""
-    aliases: dict[str, str] = getattr(cls, "ALIASES", {})
-    given = [key for key in aliases if key in data]
-    if not given:
-        return data, {}
-    data, renamed = dict(data), {}
-    for key in given:
-        *path, last = aliases[key].split(".")
-        value, node = data.pop(key), data
-        for depth, part in enumerate(path, 1):
-            section = node.get(part)
-            if section is not None and not isinstance(section, dict):
-                break  # not a mapping: the build says so
-            off = section is None and part in node and depth == len(path)  # set to null: stays off
-            node[part] = dict(getattr(cls, "ALIAS_OFF", {}) if off else section or {})
-            node = node[part]
-        else:
-            old, new = _dotted(prefix, key), _dotted(prefix, aliases[key])
-            if last in node:
-                problem = f"given twice, as '{old}' and as '{new}': keep one"
-                raise ConfigError(f"{source}: key '{old}': {problem}", old, problem)
-            node[last] = value
-            renamed[new] = old
-    return data, renamed
-
-
 def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
-    """Build dataclass ``cls`` from ``data``; ConfigError names ``source`` and the dotted key (as written)."""
-    data, renamed = _relocate(cls, data, source, prefix)
-    try:
-        return _build(cls, data, source, prefix)
-    except ConfigError as exc:
-        if exc.key not in renamed:
-            raise
-        old = renamed[exc.key]
-        raise ConfigError(str(exc).replace(f"'{exc.key}'", f"'{old}'"), old, exc.problem) from None
-
-
-def _build(cls: type, data: dict, source: str, prefix: str) -> Any:
+    """Build dataclass ``cls`` from ``data``; ConfigError names ``source`` and the dotted key."""
     hints = get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls) if f.init}
     kwargs = {}

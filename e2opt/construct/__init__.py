@@ -24,7 +24,6 @@ from ..core.formats.read import read_board, read_puzzle
 from ..core.puzzle import Puzzle
 from .config import BeamConfig, CpSatConfig, RegionsConfig
 from .dfs.config import DfsConfig
-from .dfs.legacy import LEGACY, BacktrackConfig, BreakDfsConfig, warn_legacy
 
 
 def board_from_file(puzzle: Puzzle, path: str) -> Board:
@@ -107,21 +106,16 @@ def _build_regions(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report
     return construct_regions(puzzle, cfg.regions, rng, deadline_s, stop_requested, report)
 
 
-def _dfs_section(cfg: ConstructConfig) -> DfsConfig:
-    """The DFS section a dfs-family method runs: construct.dfs, or a deprecated section translated."""
-    return getattr(cfg, cfg.method).to_dfs() if cfg.method in LEGACY else cfg.dfs
-
-
 def _build_dfs(puzzle, cfg, rng, deadline_s, log_dir, stop_requested, report) -> tuple[Board, dict]:
     from .dfs.build import build_dfs
 
-    return build_dfs(puzzle, _dfs_section(cfg), rng, deadline_s, log_dir, stop_requested, report)
+    return build_dfs(puzzle, cfg.dfs, rng, deadline_s, log_dir, stop_requested, report)
 
 
 def _check_dfs(cfg: ConstructConfig, puzzle: Puzzle) -> list[tuple[str, str]]:
     from .dfs.build import check_dfs
 
-    return check_dfs(_dfs_section(cfg), puzzle, cfg.method)
+    return check_dfs(cfg.dfs, puzzle, cfg.method)
 
 
 @dataclass(frozen=True)
@@ -166,19 +160,12 @@ METHODS: dict[str, Method] = {
         RegionsConfig, _build_regions, "paper 002: region by region on CP-SAT",
         MethodOptions(_check_regions, lambda cfg: cfg.regions.num_workers),
     ),
-    "breakdfs": Method(
-        BreakDfsConfig, _build_dfs, "deprecated: dfs with recipe: blackwood", MethodOptions(_check_dfs, kernels=DFS),
-    ),
-    "backtrack": Method(
-        BacktrackConfig, _build_dfs, "deprecated: dfs with recipe: backtrack", MethodOptions(_check_dfs, kernels=DFS),
-    ),
 }  # fmt: skip
 
 
 def _post_init(self: Any) -> None:
     if self.method == "board" and not self.board:
         raise ValueError("board: method 'board' needs a path to a .board file")
-    warn_legacy(self.method, {name: getattr(self, name) for name in LEGACY})
 
 
 def _construct_config() -> type:

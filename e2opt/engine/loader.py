@@ -15,7 +15,9 @@ from typing import Any
 import yaml
 
 from ..config.schema import build, set_dotted, yaml_load
+from ..config.translate import say_translated, translate, translate_key
 from ..construct import check_against_puzzle
+from ..construct.dfs.legacy import translate_old_sections
 from ..core.errors import ConfigError
 from ..core.fsutil import UnreadableFile, read_user_text
 from ..search.moves.assignment import AssignmentConfig
@@ -45,12 +47,35 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-def config_from_dict(data: Any, source: str, base_dir: Path | None = None) -> RunConfig:
-    """Validate plain data as a RunConfig; relative paths resolve against base_dir."""
+def translated(data: dict, source: str) -> tuple[dict, list[tuple[str, str]]]:
+    """``data`` with the settings of older e2opt versions in their new places, and the (old, new) pairs."""
+    return translate(data, source, (translate_old_sections,))
+
+
+def config_from_dict(
+    data: Any, source: str, base_dir: Path | None = None, moved: list[tuple[str, str]] | None = None
+) -> RunConfig:
+    """Validate plain data as a RunConfig (older settings translated, one line saying so); relative paths
+    resolve against base_dir. An error in a translated key (``moved``: those translated before) names the
+    key as written."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the config must be a mapping of sections")
     if "instance" not in data:
         raise ConfigError(f"{source}: missing key 'instance' (the puzzle file)")
+    data, now = translated(data, source)
+    say_translated(source, now)
+    moved = (moved or []) + now
+    try:
+        return _validated(data, source, base_dir)
+    except ConfigError as exc:
+        old = {new: old for old, new in moved}.get(exc.key or "")
+        if old is None:
+            raise
+        raise ConfigError(str(exc).replace(f"'{exc.key}'", f"'{old}'"), old, exc.problem) from None
+
+
+def _validated(data: dict, source: str, base_dir: Path | None) -> RunConfig:
+    """The RunConfig of translated data, its paths resolved and checked against the puzzle."""
     cfg = build(RunConfig, data, source)
     if base_dir is not None:
         cfg = replace(cfg, instance=_resolve(cfg.instance, base_dir))
@@ -61,27 +86,19 @@ def config_from_dict(data: Any, source: str, base_dir: Path | None = None) -> Ru
         raise ConfigError(f"{source}: key 'instance': no puzzle file at {cfg.instance}")
     if cfg.construct.board and not Path(cfg.construct.board).is_file():
         raise ConfigError(f"{source}: key 'construct.board': no board file at {cfg.construct.board}")
-    _check_against_puzzle(cfg, source, _holes_key(data))
+    _check_against_puzzle(cfg, source)
     return cfg
 
 
-def _holes_key(data: dict) -> str:
-    """The dotted key the holes were given under: paper 001's ``search.holes`` or their section's."""
-    search = data.get("search")
-    return (
-        "search.holes" if isinstance(search, dict) and "holes" in search else "search.moves.assignment.holes"
-    )
-
-
-def _check_against_puzzle(cfg: RunConfig, source: str, holes_key: str) -> None:
+def _check_against_puzzle(cfg: RunConfig, source: str) -> None:
     """Settings that only the puzzle can refute (relaxed cells, a warm-start board): fail before any work."""
-    problems = check_against_puzzle(cfg.construct, cfg.instance) + _limit_problems(cfg, holes_key)
+    problems = check_against_puzzle(cfg.construct, cfg.instance) + _limit_problems(cfg)
     if problems:
         key, problem = problems[0]
         raise ConfigError(f"{source}: key '{key}': {problem}", key, problem)
 
 
-def _limit_problems(cfg: RunConfig, holes_key: str) -> list[tuple[str, str]]:
+def _limit_problems(cfg: RunConfig) -> list[tuple[str, str]]:
     """Holes and a target score the puzzle cannot allow, as (dotted key, problem) pairs.
 
     The default holes (64, tuned on Eternity II) are never a mistake: on a smaller puzzle the search takes
@@ -95,7 +112,12 @@ def _limit_problems(cfg: RunConfig, holes_key: str) -> list[tuple[str, str]]:
     assignment = cfg.search.assignment
     holes = assignment.holes_range[1]
     if holes > movable and assignment.holes != AssignmentConfig.holes:
-        problems.append((holes_key, f"{holes} holes per move, but {puzzle.name} has {movable} movable cells"))
+        problems.append(
+            (
+                "search.moves.assignment.holes",
+                f"{holes} holes per move, but {puzzle.name} has {movable} movable cells",
+            )
+        )
     target = cfg.stop.target_score
     if target is not None and target > puzzle.max_score:
         problems.append(
@@ -128,20 +150,25 @@ def read_config_data(path: str | Path) -> dict:
 def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = (), **values: Any) -> RunConfig:
     """Load a YAML config, apply ``--set`` style overrides and keyword values, and validate."""
     path = Path(path)
-    data = read_config_data(path)
+    data, moved = translated(read_config_data(path), str(path))  # before the options, which may use new names
+    say_translated(str(path), moved)
     given: dict[str, str] = {}  # dotted key -> the option that set it, to blame it rather than the file
     for text in overrides:
         key, value = parse_override(text)
-        set_dotted(data, key, value)
-        given[key] = f"--set {text}"
+        new, value = translate_key(key, value)
+        say_translated(f"--set {text}", [(key, new)] if new != key else [])
+        set_dotted(data, new, value)
+        given[new] = f"--set {text}"
     if "instance" in given and "name" not in given and values.get("name") is None:
         data["name"] = ""  # a run of another puzzle (--set instance=...) is named after that puzzle
     for key, value in values.items():
         if value is not None:
-            set_dotted(data, key, value)
-            given[key] = f"{CLI_OPTIONS[key]} {value}" if key in CLI_OPTIONS else f"{key}={value!r}"
+            new, value = translate_key(key, value)
+            set_dotted(data, new, value)
+            given[new] = f"{CLI_OPTIONS[key]} {value}" if key in CLI_OPTIONS else f"{key}={value!r}"
+    moved = [(old, new) for old, new in moved if _option_for(new, given) is None]  # an option set it since
     try:
-        return config_from_dict(data, str(path), path.resolve().parent)
+        return config_from_dict(data, str(path), path.resolve().parent, moved)
     except ConfigError as exc:
         option = _option_for(exc.key, given)
         if option is None:

@@ -5,7 +5,7 @@ acceptance rule; each class checks its ranges in ``__post_init__``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from ..config.schema import positive
 from .moves import MovesConfig
@@ -57,13 +57,9 @@ class SearchConfig:
     """The very large neighbourhood tabu search (paper 001, Algorithm 1).
 
     Defaults tuned on eternity2 from random boards (docs/search.md: 30 to 240 CPU s, seeds 1-4): long
-    plateaus; the assignment move's settings are its section ``moves.assignment`` (AssignmentConfig), whose
-    keys are also read here at the top (``ALIASES``: paper 001's ``search.holes``, ``search.select``, ...).
+    plateaus; the assignment move's settings are its section ``moves.assignment`` (AssignmentConfig).
     ``moves``, ``schedule`` and ``acceptance`` choose which moves run and which changes are kept (docs/moves.md).
     """
-
-    ALIASES: ClassVar[dict[str, str]] = {key: f"moves.assignment.{key}" for key in ASSIGNMENT_KEYS}
-    ALIAS_OFF: ClassVar[dict[str, Any]] = {"weight": 0.0}  # an alias into an assignment section set to null
 
     plateau: int = 3000  # moves without a new best before a diversification
     diversify_swaps: int = 8  # random swap-and-rotate moves per diversification

@@ -87,7 +87,19 @@ def test_bench_cli(tmp_path, capsys):
     assert main(["bench", "quality", "--config", str(config), "--cpu-s", "0.1", "--seeds", "4", "5"]) == 0
     out = capsys.readouterr().out
     assert "set1_03x04" in out and "/17" in out and "(4), " in out
-    args = ["--cpu-s", "0.2", "--seeds", "1", "2", "--at", "0.1", "--workers", "2", "--set", "search.holes=2"]
+    args = [
+        "--cpu-s",
+        "0.2",
+        "--seeds",
+        "1",
+        "2",
+        "--at",
+        "0.1",
+        "--workers",
+        "2",
+        "--set",
+        "search.moves.assignment.holes=2",
+    ]
     assert main(["bench", "quality", "--config", str(config), *args]) == 0
     lines = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("set1_03x04")]
     assert [line[1] for line in lines] == ["0.1", "0.2"]

@@ -30,7 +30,7 @@ def base_config(tmp_path: Path, instance: Path = SET1 / "set1_04x04.txt", **stop
     data = {
         "instance": str(instance),
         "seed": 1,
-        "search": {"holes": 4},
+        "search": {"moves": {"assignment": {"holes": 4}}},
         "stop": stop or {"max_iterations": 200},
         "output": {"plots": False, "runs_dir": str(tmp_path / "default_runs")},
     }
@@ -43,7 +43,7 @@ def test_every_run_option_reaches_the_run(tmp_path):
     runs = tmp_path / "mine"
     proc = e2opt(
         "run", config, "--seed", "7", "--name", "trial", "--max-runtime", "1.5",
-        "--set", "search.holes=3", "--runs-dir", runs, "--quiet",
+        "--set", "search.moves.assignment.holes=3", "--runs-dir", runs, "--quiet",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()  # --quiet: the summary only (its two lines and the viewer link)
@@ -54,7 +54,9 @@ def test_every_run_option_reaches_the_run(tmp_path):
     assert result["seed"] == 7 and result["stop_reason"] == "max_wall_s (1.5 s)"
     assert 1.5 <= result["wall_s"] < 10
     stored = yaml.safe_load((run_dir / "config.yaml").read_text())
-    holes = stored["search"]["moves"]["assignment"]["holes"]  # stored in the new spelling of search.holes
+    holes = stored["search"]["moves"]["assignment"][
+        "holes"
+    ]  # stored in the new spelling of search.moves.assignment.holes
     assert (stored["seed"], stored["name"], holes) == (7, "trial", 3)
     assert stored["stop"]["max_wall_s"] == 1.5
     other = e2opt_here("run", config, "--seed", "8", "--max-runtime", "0.5", "--runs-dir", runs)
@@ -98,7 +100,7 @@ def sweep_spec(tmp_path: Path, **spec) -> Path:
 @pytest.mark.slow
 def test_sweep_options_and_exit_code_0(tmp_path):
     base_config(tmp_path)
-    spec = sweep_spec(tmp_path, grid={"search.holes": [2, 4]})
+    spec = sweep_spec(tmp_path, grid={"search.moves.assignment.holes": [2, 4]})
     runs = tmp_path / "sweeps"
     proc = e2opt(
         "sweep", spec, "--seeds", "3,5", "--set", "stop.max_iterations=150", "--runs-dir", runs,

@@ -31,7 +31,7 @@ def config(tmp_path: Path) -> Path:
         "instance": str(ROOT / "instances/brendan_set2/set2_10x10.txt"),
         "seed": 1,
         "construct": {"method": "beam", "beam": {"width": 256, "time_limit_s": 1}},
-        "search": {"holes": 16},
+        "search": {"moves": {"assignment": {"holes": 16}}},
         "stop": {"max_wall_s": 5},
         "run": {"workers": 2},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_s": 600},

@@ -128,9 +128,17 @@ def test_yaml_scientific_notation_is_a_number_and_duplicate_keys_are_an_error(tm
         ((), {"stop.max_wall_s": float("nan")}, "--max-wall-s nan: must be a finite number"),
         ((), {"name": "../x"}, "--name ../x: '../x' cannot be part of a folder name"),
         ((), {"output.runs_dir": " "}, "--runs-dir  : must name a folder"),
-        (("search.holes=40",), {}, "--set search.holes=40: 40 holes per move, but p has 9 movable cells"),
+        (
+            ("search.moves.assignment.holes=40",),
+            {},
+            "--set search.moves.assignment.holes=40: 40 holes per move, but p has 9 movable cells",
+        ),
         (("stop.target_score=13",), {}, "--set stop.target_score=13: 13 is above the maximum score 12"),
-        (("search.tabu_arcs=[1]",), {}, "--set search.tabu_arcs=[1]: expected a list of 2 values"),
+        (
+            ("search.moves.assignment.tabu_arcs=[1]",),
+            {},
+            "--set search.moves.assignment.tabu_arcs=[1]: expected a list of 2 values",
+        ),
         (("nope.key=1",), {}, "--set nope.key=1: unknown key 'nope'"),
     ],
 )

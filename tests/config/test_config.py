@@ -147,14 +147,19 @@ def test_readme_test_command_is_what_ci_runs():
     assert blocks[1] in (ROOT / ".ci" / "run").read_text()
 
 
-# --- the assignment move's settings: search.moves.assignment, and paper 001's names at the top of search ---
+# --- the assignment move's settings: search.moves.assignment (paper 001's names at the top of search: older) ---
 
 PAPER_001 = {"holes": [4, 8], "select": "random", "bias": 2.0, "tabu_cells": [0, 0], "tabu_arcs": [1, 2],
              "reverse_penalty": 0.5, "tie_noise": False, "cost_noise": 0.0}  # fmt: skip
 
 
-def test_paper_001_names_and_the_assignment_section_give_the_same_config(tmp_path):
+def test_paper_001_names_and_the_assignment_section_give_the_same_config(tmp_path, capsys):
     old = load_config(write(tmp_path, base(search=PAPER_001), "old.yaml"))
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(
+        f"warning: {tmp_path / 'old.yaml'}: settings of an older e2opt"
+    )
+    assert "search.holes -> search.moves.assignment.holes" in err[0]
     new = load_config(write(tmp_path, base(search={"moves": {"assignment": PAPER_001}}), "new.yaml"))
     assert old == new and old.search.assignment == AssignmentConfig(**{**PAPER_001, "holes": (4, 8),
         "tabu_cells": (0, 0), "tabu_arcs": (1, 2)})  # fmt: skip
@@ -166,8 +171,8 @@ def test_a_setting_given_under_both_names_is_one_error_naming_both_keys_and_the_
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert str(err.value) == (
-        f"{path}: key 'search.cost_noise': given twice, as 'search.cost_noise' and as "
-        "'search.moves.assignment.cost_noise': keep one"
+        f"{path}: key 'search.cost_noise': given twice, as 'search.cost_noise' (its older name) and as "
+        "'search.moves.assignment.cost_noise': keep 'search.moves.assignment.cost_noise'"
     )
 
 

@@ -204,7 +204,7 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
         "instance": str(SET1 / "set1_07x07.txt"),
         "seed": 3,
         "construct": {"method": method, method: {"time_limit_s": 0.3}},
-        "search": {"holes": 6},
+        "search": {"moves": {"assignment": {"holes": 6}}},
         "stop": {"max_iterations": 50},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }

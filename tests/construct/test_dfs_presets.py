@@ -1,4 +1,4 @@
-"""construct.method: dfs as a construction: presets, the deprecated sections, schedules, completions, progress."""
+"""construct.method: dfs as a construction: presets, the old sections read as dfs, schedules, completions, progress."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from conftest import INSTANCES, SET1
 from e2opt.construct.dfs.build import build_dfs
 from e2opt.construct.dfs.complete import beam_fill
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
-from e2opt.construct.dfs.legacy import BacktrackConfig, BreakDfsConfig
 from e2opt.construct.dfs.recipes import preset_recipe
 from e2opt.construct.dfs.rules import make_rules
 from e2opt.construct.finish import fill_by_assignment
 from e2opt.core.board import Board, format_board
+from e2opt.core.errors import ConfigError
 from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import format_puzzle
@@ -66,50 +66,80 @@ def test_same_seed_and_bounded_attempts_give_the_same_board():
     assert one != three
 
 
+def old_section(tmp_path, name: str, section: dict) -> DfsConfig:
+    """The construct.dfs section a config of an older e2opt with ``construct.<name>`` loads as."""
+    path = tmp_path / "old.yaml"
+    data = {"instance": str(INSTANCES / "eternity2.txt"), "construct": {"method": name, name: section}}
+    path.write_text(yaml.safe_dump(data))
+    cfg = load_config(path)
+    assert cfg.construct.method == "dfs"
+    return cfg.construct.dfs
+
+
 @pytest.mark.parametrize(
-    "legacy, equivalent",
+    "name, section, equivalent",
     [
-        (BreakDfsConfig(breaks=((180, 1), (200, 3)), quota=(), time_limit_s=0.4, max_attempts=2, node_budget=30_000,
-                        harvest=HarvestConfig(complete=1, cpsat_s=0.5, repair_s=0)),
+        ("breakdfs", {"breaks": [[180, 1], [200, 3]], "quota": [], "time_limit_s": 0.4, "max_attempts": 2,
+                      "node_budget": 30_000, "harvest": {"complete": 1, "cpsat_s": 0.5, "repair_s": 0}},
          DfsConfig(recipe="blackwood", breaks=((180, 1), (200, 3)), quota=(), abort=(), time_limit_s=0.4,
                    max_attempts=2, node_budget=30_000, privileged=(),
                    harvest=HarvestConfig(complete=1, cpsat_s=0.5, repair_s=0))),
-        (BacktrackConfig(time_limit_s=0.4, max_restarts=2, node_budget=30_000, finish_width=8),
+        ("backtrack", {"time_limit_s": 0.4, "max_restarts": 2, "node_budget": 30_000, "finish_width": 8},
          DfsConfig(recipe="backtrack", time_limit_s=0.4, max_attempts=2, node_budget=30_000, scale_from=None,
                    frame_colour_breaks=True, privileged=(), privileged_frame=0, privileged_inner=3,
                    abort=((1_500, 0.35), (4_500, 0.5), (12_000, 0.59), (21_000, 0.645)),
                    harvest=HarvestConfig(complete=1, cpsat_s=0.0, neighbours=False, beam_width=8, repair_s=0.0))),
     ],
 )  # fmt: skip
-def test_a_deprecated_section_builds_the_board_of_its_new_section(legacy, equivalent):
+def test_an_old_section_is_read_as_the_dfs_section_that_builds_its_board(tmp_path, name, section, equivalent):
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
-    name = equivalent.recipe
-    assert preset_recipe(legacy.to_dfs(), puzzle, name) == preset_recipe(equivalent, puzzle, name)
-    assert legacy.to_dfs().harvest == equivalent.harvest
-    old, _ = build_dfs(puzzle, legacy.to_dfs(), np.random.default_rng(5), None, None, None)
+    translated = old_section(tmp_path, name, section)
+    assert preset_recipe(translated, puzzle, equivalent.recipe) == preset_recipe(
+        equivalent, puzzle, equivalent.recipe
+    )
+    assert translated.harvest == equivalent.harvest
+    old, _ = build_dfs(puzzle, translated, np.random.default_rng(5), None, None, None)
     new, _ = build_dfs(puzzle, equivalent, np.random.default_rng(5), None, None, None)
     assert old == new
 
 
-def test_old_keys_load_with_one_deprecation_line_and_run_as_dfs(tmp_path, capfd):
-    from e2opt.construct.dfs import legacy
-
-    legacy._SAID.clear()
+def test_an_old_section_loads_with_one_line_naming_file_and_keys_and_runs_as_dfs(tmp_path, capfd):
     path = tmp_path / "c.yaml"
     data = {"instance": str(INSTANCES / "eternity2.txt"),
-            "construct": {"method": "breakdfs", "breakdfs": {"frame_colour_breaks": True, "time_limit_s": 5}}}  # fmt: skip
+            "construct": {"method": "breakdfs", "breakdfs": {"frame_colour_breaks": True},
+                          "backtrack": {"teeth": 3}}}  # fmt: skip
     path.write_text(yaml.safe_dump(data))
     cfg = load_config(path)
     load_config(path)  # loaded again (as every worker does): still one line
     err = capfd.readouterr().err.splitlines()
-    assert err == ["warning: construct.breakdfs is deprecated: it runs as construct.dfs with recipe: blackwood "
-                   "(docs/dfs.md)"]  # fmt: skip
-    assert cfg.construct.breakdfs.to_dfs().frame_colour_breaks is True
+    assert err == [f"warning: {path}: settings of an older e2opt, read under their new names: "
+                   "construct.breakdfs -> construct.dfs (recipe: blackwood); construct.method: breakdfs -> "
+                   "construct.method: dfs; construct.backtrack -> nothing (no construction used it)"]  # fmt: skip
+    assert cfg.construct.dfs.frame_colour_breaks is True and cfg.construct.dfs.recipe == "blackwood"
     path.write_text(
         yaml.safe_dump({"instance": str(INSTANCES / "eternity2.txt"), "construct": {"method": "dfs"}})
     )
     load_config(path)
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "construct, run, key, words",
+    [
+        ({"method": "backtrack", "backtrack": {"finish_widht": 8}}, {}, "construct.backtrack.finish_widht",
+         "unknown key"),
+        ({"method": "breakdfs"}, {"roles": {"method": "backtrack"}}, "run.roles.method", "cannot both run"),
+    ],
+)  # fmt: skip
+def test_an_old_section_that_cannot_be_read_is_one_line_naming_key_and_file(
+    tmp_path, construct, run, key, words
+):
+    path = tmp_path / "c.yaml"
+    data = {"instance": str(INSTANCES / "eternity2.txt"), "construct": construct, "run": run}
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value).startswith(f"{path}: ") and f"'{key}'" in str(err.value) and words in str(err.value)
 
 
 def test_schedules_become_depths_past_the_hints_and_fractions_scale():

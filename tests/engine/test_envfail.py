@@ -46,7 +46,7 @@ def config(tmp_path: Path) -> Path:
         "instance": str(PUZZLE),
         "seed": 1,
         "construct": {"method": "random"},
-        "search": {"holes": 6},
+        "search": {"moves": {"assignment": {"holes": 6}}},
         "stop": {"max_iterations": 3000},
         "run": {"workers": 1},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "checkpoint_every_s": 0.01},

@@ -58,8 +58,7 @@ def write_config(tmp_path: Path, puzzle: Path, workers: int = 2, **sections) -> 
         "seed": 1,
         "construct": {"method": "random"},
         "search": {
-            "holes": 6,
-            "moves": {"assignment": {"weight": 0.3}, "region": {"weight": 1.0, "sizes": [3, 3]}},
+            "moves": {"assignment": {"weight": 0.3, "holes": 6}, "region": {"weight": 1.0, "sizes": [3, 3]}},
         },
         "stop": {"max_wall_s": 3600},
         "run": {"workers": workers, "roles": {"producers": 0}},  # every worker searches (no pipeline)

@@ -147,8 +147,10 @@ def test_a_command_line_cluster_runs_a_sweep_of_two_worker_runs(tmp_path, cluste
 def shorter_holes(tmp_path: Path, holes: list[int]) -> Path:
     """config/sweeps/holes.yaml with fewer values of its grid (runs after a kill go one at a time)."""
     text = HOLES.read_text().replace("base: ../eternity2.yaml", f"base: {ROOT / 'config' / 'eternity2.yaml'}")
-    text = text.replace("search.holes: [2, 4, 8, 16, 32, 64]", f"search.holes: {holes}")
-    assert f"search.holes: {holes}" in text
+    text = text.replace(
+        "search.moves.assignment.holes: [2, 4, 8, 16, 32, 64]", f"search.moves.assignment.holes: {holes}"
+    )
+    assert f"search.moves.assignment.holes: {holes}" in text
     spec = tmp_path / "holes.yaml"
     spec.write_text(text)
     return spec
@@ -235,7 +237,7 @@ def test_a_dask_worker_killed_during_a_run_is_counted_in_result_events_and_repor
         "instance": str(ROOT / "instances/brendan_set2/set2_10x10.txt"),
         "seed": 1,
         "construct": {"method": "random"},
-        "search": {"holes": 16},
+        "search": {"moves": {"assignment": {"holes": 16}}},
         "stop": {"max_wall_s": 14},
         "run": {"workers": 2, "roles": {"producers": 0}, "share_every_s": 1},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_s": 1, "stats_every_s": 1},

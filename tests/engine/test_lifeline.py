@@ -51,7 +51,7 @@ def config(tmp_path: Path, workers: int, wall_s: float = 3600, **sections) -> Pa
         "instance": str(ROOT / "instances/brendan_set2/set2_10x10.txt"),
         "seed": 1,
         "construct": {"method": "beam", "beam": {"width": 256, "time_limit_s": 2}},
-        "search": {"holes": 16},
+        "search": {"moves": {"assignment": {"holes": 16}}},
         "stop": {"max_wall_s": wall_s},
         "run": {"workers": workers},
         "output": {

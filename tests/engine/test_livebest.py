@@ -30,7 +30,7 @@ def scripted(tmp_path: Path) -> Path:
         "instance": str(ROOT / "instances/meta2010_16x16.txt"),
         "seed": 1,
         "construct": {"method": "random"},
-        "search": {"holes": 16},
+        "search": {"moves": {"assignment": {"holes": 16}}},
         "stop": {"max_wall_s": 15},
         "run": {"workers": 2, "roles": {"producers": 0}, "share_every_s": 30},
         "output": {

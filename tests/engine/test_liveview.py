@@ -189,7 +189,7 @@ def hard_config(tmp_path: Path) -> Path:
         "instance": str(SET1 / "set1_06x06.txt"),
         "seed": 1,
         "construct": {"method": "beam", "beam": {"width": 64, "time_limit_s": 1.0}},
-        "search": {"holes": 6},
+        "search": {"moves": {"assignment": {"holes": 6}}},
         "stop": {"max_iterations": 2000},
         "run": {"workers": 1},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "progress_every_s": 0.05},

@@ -45,7 +45,7 @@ def config_file(tmp_path: Path, instance: Path = SMALL, **sections) -> Path:
         "instance": str(instance),
         "seed": 5,
         "construct": {"method": "random"},
-        "search": {"holes": 6},
+        "search": {"moves": {"assignment": {"holes": 6}}},
         "stop": {"max_iterations": 3000},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }
@@ -182,7 +182,7 @@ def test_warm_start_rejects_a_board_of_another_puzzle(tmp_path):
     "sections, key",
     [
         ({"search": {"holez": 3}}, "search.holez"),
-        ({"search": {"holes": "x"}}, "search.holes"),
+        ({"search": {"moves": {"assignment": {"holes": "x"}}}}, "search.moves.assignment.holes"),
         ({"stop": {"max_wall_s": -3}}, "stop.max_wall_s"),
         ({"instance": "missing.txt"}, "instance"),
         ({"construct": {"method": "cpsat", "cpsat": {"relaxed": 19}}}, "construct.cpsat.relaxed"),
@@ -258,7 +258,7 @@ def test_kill_dash_nine_then_resume_never_loses_the_best(tmp_path):
     killed before it saved anything), then a resume to the end."""
     rng = np.random.default_rng(7)
     path = config_file(
-        tmp_path, instance=E2, search={"holes": 16}, stop={"max_iterations": None, "max_wall_s": 3600},
+        tmp_path, instance=E2, search={"moves": {"assignment": {"holes": 16}}}, stop={"max_iterations": None, "max_wall_s": 3600},
         output={"checkpoint_every_s": 0.5},
     )  # fmt: skip
     puzzle = read_puzzle(E2)
@@ -317,7 +317,9 @@ def test_resume_overrides_are_kept_for_the_next_resume(tmp_path):
 
 
 def test_plateau_events_are_sampled_not_one_per_plateau(tmp_path):
-    path = config_file(tmp_path, search={"holes": 4, "plateau": 2, "intensify_after": 2})
+    path = config_file(
+        tmp_path, search={"moves": {"assignment": {"holes": 4}}, "plateau": 2, "intensify_after": 2}
+    )
     result = run_config(load_config(path))
     run_dir = Path(result.run_dir)
     kinds = [e["event"] for e in read_events(run_dir)]

@@ -44,7 +44,12 @@ def config_file(tmp_path: Path, **sections) -> Path:
         "instance": str(SMALL),
         "seed": 3,
         "construct": {"method": "random"},
-        "search": {"holes": 6, "plateau": 50, "intensify_after": 2, "restart_after": 3},
+        "search": {
+            "moves": {"assignment": {"holes": 6}},
+            "plateau": 50,
+            "intensify_after": 2,
+            "restart_after": 3,
+        },
         "stop": {"max_iterations": 3000},
         "run": {"workers": 2, "sync_every_moves": 500, "restart_from": "elite", "roles": {"producers": 0}},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},

@@ -41,7 +41,7 @@ def test_after_the_warm_up_every_kernel_of_the_method_is_compiled_and_a_solve_co
 
 
 def test_warm_up_warms_every_entry_of_every_registry_and_names_each(monkeypatch, capsys):
-    from e2opt.construct import LEGACY, METHODS
+    from e2opt.construct import METHODS
     from e2opt.search.moves import MOVES
 
     called: dict[str, list[str]] = {}
@@ -57,7 +57,7 @@ def test_warm_up_warms_every_entry_of_every_registry_and_names_each(monkeypatch,
     monkeypatch.setattr("e2opt.construct.warm.warm_constructions", recorder("constructions"))
     monkeypatch.setattr("e2opt.exact.solve.warm_methods", recorder("exact"))
     assert main(["warm-up"]) == 0
-    constructions = [name for name in METHODS if name not in LEGACY]  # the old sections are aliases of dfs
+    constructions = list(METHODS)
     assert called == {"moves": list(MOVES), "constructions": constructions, "exact": list(EXACT_METHODS)}
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == [label for label, _ in warmup.registries()]

@@ -37,7 +37,7 @@ def base(tmp_path: Path) -> Path:
         {
             "instance": str(INSTANCE),
             "construct": {"method": "random"},
-            "search": {"holes": 4},
+            "search": {"moves": {"assignment": {"holes": 4}}},
             "stop": {"max_iterations": 200},
             "output": {"plots": False, "runs_dir": str(tmp_path / "runs")},
         },
@@ -59,11 +59,14 @@ def expand(tmp_path: Path, **spec) -> Sweep:
 def test_expansion_is_grid_times_variants_times_seeds_with_the_right_overrides(tmp_path, base):
     spec = {
         "seeds": [3, 7],
-        "set": {"search": {"bias": 9.0}, "stop.max_iterations": 50},
-        "grid": {"search.holes": [2, 4], "search.select": ["random", "biased"]},
+        "set": {"search": {"moves": {"assignment": {"bias": 9.0}}}, "stop.max_iterations": 50},
+        "grid": {
+            "search.moves.assignment.holes": [2, 4],
+            "search.moves.assignment.select": ["random", "biased"],
+        },
         "variants": {
-            "a": {"search.bias": 1.0},
-            "b": {"search.plateau": 7, "grid": {"search.holes": [8]}},
+            "a": {"search.moves.assignment.bias": 1.0},
+            "b": {"search.plateau": 7, "grid": {"search.moves.assignment.holes": [8]}},
         },
     }
     sweep = expand(tmp_path, **spec)
@@ -79,7 +82,7 @@ def test_expansion_is_grid_times_variants_times_seeds_with_the_right_overrides(t
     got = [
         (
             run.id,
-            run.config["search"]["moves"]["assignment"]["holes"],  # search.holes: an alias of this
+            run.config["search"]["moves"]["assignment"]["holes"],
             run.config["search"]["moves"]["assignment"]["select"],
             run.config["search"]["moves"]["assignment"]["bias"],
             run.config["search"]["plateau"],
@@ -89,19 +92,28 @@ def test_expansion_is_grid_times_variants_times_seeds_with_the_right_overrides(t
     ]
     assert got == expected
     assert all(run.config["stop"]["max_iterations"] == 50 for run in sweep.runs)
-    assert sweep.keys == ["search.holes", "search.select"]
+    assert sweep.keys == ["search.moves.assignment.holes", "search.moves.assignment.select"]
     assert sweep.variants == ["a", "b"]
-    assert sweep.runs[0].values == {"search.holes": 2, "search.select": "random"}
-    assert sweep.runs[4].values == {"search.holes": 8} and sweep.runs[4].setting == "b_holes=8"
+    assert sweep.runs[0].values == {
+        "search.moves.assignment.holes": 2,
+        "search.moves.assignment.select": "random",
+    }
+    assert (
+        sweep.runs[4].values == {"search.moves.assignment.holes": 8} and sweep.runs[4].setting == "b_holes=8"
+    )
 
 
 def test_seed_count_paths_and_clashing_short_names(tmp_path, base):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "p.txt").write_text(INSTANCE.read_text())
-    spec = {"seeds": 3, "set": {"instance": "sub/p.txt"}, "grid": {"search.holes": [2], "stop.holes": [1]}}
+    spec = {
+        "seeds": 3,
+        "set": {"instance": "sub/p.txt"},
+        "grid": {"search.moves.assignment.holes": [2], "stop.holes": [1]},
+    }
     with pytest.raises(ConfigError, match=r"sweep\.yaml \(run .*\): unknown key 'stop\.holes'"):
         expand(tmp_path, **spec)
-    spec["grid"] = {"search.tabu_cells": [[1, 2]], "construct.cpsat.relaxed": [0]}
+    spec["grid"] = {"search.moves.assignment.tabu_cells": [[1, 2]], "construct.cpsat.relaxed": [0]}
     sweep = expand(tmp_path, **spec)
     assert [run.seed for run in sweep.runs] == [1, 2, 3]
     assert sweep.runs[0].id == "tabu_cells=1-2_relaxed=0_s1"
@@ -121,13 +133,13 @@ def test_seed_count_paths_and_clashing_short_names(tmp_path, base):
             r"sweep\.yaml .*unknown key 'stop\.max_iter'",
         ),
         (
-            {"seeds": 1, "grid": {"search.holes": [1]}},
-            r"sweep\.yaml .*key 'search\.holes': needs \[min, max\]",
+            {"seeds": 1, "grid": {"search.moves.assignment.holes": [1]}},
+            r"sweep\.yaml .*key 'search\.moves\.assignment\.holes': needs \[min, max\]",
         ),
         ({"seeds": 1, "grids": {}}, r"sweep\.yaml: unknown key 'grids'"),
         (
-            {"seeds": 1, "grid": {"search.holes": 4}},
-            r"sweep\.yaml: key 'grid\.search\.holes': expected a non-empty",
+            {"seeds": 1, "grid": {"search.moves.assignment.holes": 4}},
+            r"sweep\.yaml: key 'grid\.search\.moves\.assignment\.holes': expected a non-empty",
         ),
         ({"seeds": 1, "grid": {"seed": [1, 2]}}, r"sweep\.yaml: key 'grid\.seed': a sweep sets seeds"),
         ({"seeds": 0}, r"sweep\.yaml: key 'seeds': expected a count"),
@@ -155,15 +167,23 @@ def test_an_error_in_the_base_config_names_the_base_file(tmp_path, base):
 
 
 def test_command_line_set_and_seeds(tmp_path, base):
-    path = sweep_file(tmp_path, seeds=5, set={"search.bias": 1.0}, grid={"search.holes": [2, 4]})
-    sweep = load_sweep(path, ["search.bias=3", "stop.max_iterations=10"], "2,9")
+    path = sweep_file(
+        tmp_path,
+        seeds=5,
+        set={"search.moves.assignment.bias": 1.0},
+        grid={"search.moves.assignment.holes": [2, 4]},
+    )
+    sweep = load_sweep(path, ["search.moves.assignment.bias=3", "stop.max_iterations=10"], "2,9")
     assert [run.id for run in sweep.runs] == ["holes=2_s2", "holes=4_s2", "holes=2_s9", "holes=4_s9"]
-    # search.bias is an alias of search.moves.assignment.bias
     assert {
         (r.config["search"]["moves"]["assignment"]["bias"], r.config["stop"]["max_iterations"])
         for r in sweep.runs
     } == {(3.0, 10)}
-    assert sweep.overrides == ["--set search.bias=3", "--set stop.max_iterations=10", "--seeds 2,9"]
+    assert sweep.overrides == [
+        "--set search.moves.assignment.bias=3",
+        "--set stop.max_iterations=10",
+        "--seeds 2,9",
+    ]
 
 
 def test_status_journal_survives_a_torn_last_line(tmp_path, base):
@@ -309,7 +329,7 @@ def statuses(sweep_dir: Path) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_ctrl_c_then_resume_finishes_without_redoing_finished_runs(tmp_path, base, capsys):
-    sweep = load_sweep(sweep_file(tmp_path, seeds=3, grid={"search.holes": [2, 4]}))
+    sweep = load_sweep(sweep_file(tmp_path, seeds=3, grid={"search.moves.assignment.holes": [2, 4]}))
     sweep_dir = create_sweep(sweep)
     outcome = run_sweep(sweep, sweep_dir, workers=1, runner=ctrl_c_after_two_runs)
     assert outcome.interrupted
@@ -399,13 +419,15 @@ def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path, base):
 
 def test_dask_local_cluster_runs_a_sweep_end_to_end(tmp_path, base):
     pytest.importorskip("distributed")
-    sweep = load_sweep(sweep_file(tmp_path, seeds=2, grid={"search.holes": [2, 4]}))
+    sweep = load_sweep(sweep_file(tmp_path, seeds=2, grid={"search.moves.assignment.holes": [2, 4]}))
     sweep_dir = create_sweep(sweep)
     outcome = run_sweep(sweep, sweep_dir, executor="dask", workers=1)
     assert outcome.counts == {"done": 4} and not outcome.interrupted
     text = write_summary(sweep_dir)
     assert "| holes=2 | 2/2 |" in text and "| holes=4 | 2/2 |" in text
-    assert (sweep_dir / "boxplot_search.holes.png").exists() and (sweep_dir / "curves.png").exists()
+    assert (sweep_dir / "boxplot_search.moves.assignment.holes.png").exists() and (
+        sweep_dir / "curves.png"
+    ).exists()
     scores = [json.loads((sweep_dir / r.id / "result.json").read_text())["best_score"] for r in sweep.runs]
     assert all(0 < s <= 24 for s in scores)
 

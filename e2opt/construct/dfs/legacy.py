@@ -1,123 +1,99 @@
-"""The sections of the two constructions the DFS replaced, ``construct.breakdfs`` and ``construct.backtrack``:
-their keys still load (each with one deprecation line) and become a ``construct.dfs`` section, so an old
-config builds the board the equivalent new section builds for the same seed.
+"""The sections of the two constructions the DFS replaced, ``construct.breakdfs`` and ``construct.backtrack``,
+translated once when a config is read (config/translate.py): the section the run's construction (or its
+producers') used becomes ``construct.dfs`` with its preset (``recipe: blackwood`` or ``backtrack``) and the
+same board for the same seed; a section no construction used, as every run folder of those versions dumped,
+is dropped. Old run folders load this way; nothing else reads these sections.
 """
 
 from __future__ import annotations
 
-import contextlib
-import sys
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any
 
-from ...config.schema import positive
-from .config import DfsConfig, HarvestConfig, Points, check_points
+from ...core.errors import ConfigError
 from .recipes import BACKTRACK_BREAKS, BLACKWOOD_BREAKS, BLACKWOOD_QUOTA
 
-_SAID: set[str] = set()
+# every key of the old sections with its default there (the section's keys given override these)
+BREAKDFS: dict[str, Any] = {
+    "order": "blackwood", "teeth": 5, "scale_from": 256, "breaks": BLACKWOOD_BREAKS, "piece_breaks": 1,
+    "frame_colour_breaks": False, "privileged": (), "privileged_frame": 1, "privileged_inner": 2,
+    "quota": BLACKWOOD_QUOTA, "quota_on": "colours", "good_pieces": None, "node_budget": 50_000_000_000,
+    "abort": (), "time_limit_s": 60.0, "max_attempts": None, "harvest": {},
+}  # fmt: skip
+BACKTRACK: dict[str, Any] = {
+    "order": "comb", "teeth": 2, "breaks": BACKTRACK_BREAKS, "frame_breaks": False, "touching_breaks": False,
+    "piece_breaks": 1, "quota_colours": (), "quota_auto": 3, "quota": (), "node_budget": 20_000_000,
+    "abort": ((0.05, 0.35), (0.15, 0.5), (0.4, 0.59), (0.7, 0.645)), "time_limit_s": 60.0,
+    "max_restarts": None, "finish_width": 1024, "finish_cpsat_s": 0.0,
+}  # fmt: skip
+OLD = {"breakdfs": BREAKDFS, "backtrack": BACKTRACK}
 
 
-def deprecated(text: str) -> None:
-    """``warning: TEXT`` on stderr, once per process (a config is loaded several times per run)."""
-    if text in _SAID:
-        return
-    _SAID.add(text)
-    with contextlib.suppress(OSError, ValueError):  # a closed stderr silences it, never the run
-        print(f"warning: {text}", file=sys.stderr, flush=True)
+def _breakdfs(given: dict[str, Any]) -> dict[str, Any]:
+    """A breakdfs section as the construct.dfs section that builds the same board (Blackwood's recipe)."""
+    fixed = {"recipe": "blackwood", "frame_breaks": True, "touching_breaks": True, "clue_breaks": 0}
+    return fixed | BREAKDFS | given
 
 
-@dataclass(frozen=True)
-class BreakDfsConfig:
-    """Deprecated ``construct.breakdfs`` (Blackwood's recipe): ``construct.dfs`` with ``recipe: blackwood``."""
-
-    order: Literal["blackwood", "row_scan", "comb", "frame_comb"] = "blackwood"
-    teeth: int = 5
-    scale_from: int | None = 256
-    breaks: Points = BLACKWOOD_BREAKS
-    piece_breaks: int = 1
-    frame_colour_breaks: bool = False
-    privileged: tuple[int, ...] = ()
-    privileged_frame: int = 1
-    privileged_inner: int = 2
-    quota: Points = BLACKWOOD_QUOTA
-    quota_on: Literal["colours", "pieces"] = "colours"
-    good_pieces: int | None = None
-    node_budget: int = 50_000_000_000
-    abort: tuple[tuple[int, int | float], ...] = ()
-    time_limit_s: float = 60.0
-    max_attempts: int | None = None
-    harvest: HarvestConfig = field(default_factory=HarvestConfig)
-
-    def __post_init__(self):
-        DfsConfig(**{k: v for k, v in self.to_dfs_kwargs().items() if k != "harvest"})  # the same checks
-
-    def to_dfs_kwargs(self) -> dict:
-        return {
-            "recipe": "blackwood", "order": self.order, "teeth": self.teeth, "scale_from": self.scale_from,
-            "breaks": self.breaks, "piece_breaks": self.piece_breaks, "frame_breaks": True,
-            "frame_colour_breaks": self.frame_colour_breaks, "touching_breaks": True, "clue_breaks": 0,
-            "privileged": self.privileged, "privileged_frame": self.privileged_frame,
-            "privileged_inner": self.privileged_inner, "quota": self.quota, "quota_on": self.quota_on,
-            "good_pieces": self.good_pieces, "node_budget": self.node_budget, "abort": self.abort,
-            "time_limit_s": self.time_limit_s, "max_attempts": self.max_attempts, "harvest": self.harvest,
-        }  # fmt: skip
-
-    def to_dfs(self) -> DfsConfig:
-        return DfsConfig(**self.to_dfs_kwargs())
+def _backtrack(given: dict[str, Any], source: str) -> dict[str, Any]:
+    """A backtrack section as the construct.dfs section that builds the same board: depths there are
+    positions here, ``abort`` node fractions placements, ``quota_colours`` the privileged colours,
+    ``finish_width`` and ``finish_cpsat_s`` the completion of the one harvested partial."""
+    old = BACKTRACK | given
+    budget, abort = old["node_budget"], old["abort"]
+    try:
+        abort = [[max(1, int(frac * budget)), at] for frac, at in abort]
+    except (TypeError, ValueError):
+        problem = f"expected [node fraction, position] pairs and an integer node_budget, got {abort!r}"
+        raise ConfigError(f"{source}: key 'construct.backtrack.abort': {problem}", "construct.backtrack.abort",
+                          problem) from None  # fmt: skip
+    return {
+        "recipe": "backtrack", "order": old["order"], "teeth": old["teeth"], "scale_from": None,
+        "breaks": old["breaks"], "piece_breaks": old["piece_breaks"], "frame_breaks": old["frame_breaks"],
+        "frame_colour_breaks": True, "touching_breaks": old["touching_breaks"], "clue_breaks": 0,
+        "privileged": old["quota_colours"], "privileged_frame": 0, "privileged_inner": old["quota_auto"],
+        "quota": old["quota"], "quota_on": "colours", "node_budget": budget, "abort": abort,
+        "time_limit_s": old["time_limit_s"], "max_attempts": old["max_restarts"],
+        "harvest": {"complete": 1, "cpsat_s": old["finish_cpsat_s"], "neighbours": False,
+                    "beam_width": old["finish_width"], "repair_s": 0.0},
+    }  # fmt: skip
 
 
-@dataclass(frozen=True)
-class BacktrackConfig:
-    """Deprecated ``construct.backtrack``: ``construct.dfs`` with ``recipe: backtrack``. Depths there are
-    positions here (the same on a puzzle without hints); ``abort`` node fractions become placements,
-    ``finish_width`` the completion's ``harvest.beam_width``; ``quota_colours`` are colour numbers."""
-
-    order: Literal["row_scan", "frame_first", "comb", "frame_comb", "spiral"] = "comb"
-    teeth: int = 2
-    breaks: Points = BACKTRACK_BREAKS
-    frame_breaks: bool = False
-    touching_breaks: bool = False
-    piece_breaks: int = 1
-    quota_colours: tuple[int, ...] = ()
-    quota_auto: int = 3
-    quota: Points = ()
-    node_budget: int = 20_000_000
-    abort: tuple[tuple[float, int | float], ...] = ((0.05, 0.35), (0.15, 0.5), (0.4, 0.59), (0.7, 0.645))
-    time_limit_s: float = 60.0
-    max_restarts: int | None = None
-    finish_width: int = 1024
-    finish_cpsat_s: float = 0.0
-
-    def __post_init__(self):
-        for i, (frac, at) in enumerate(self.abort):
-            if not 0.0 < frac <= 1.0:
-                raise ValueError(f"abort[{i}]: the node fraction is in (0, 1], got {frac}")
-            check_points(f"abort[{i}]", ((at, 0),))
-        positive("quota_auto", self.quota_auto)
-        positive("finish_width", self.finish_width)
-        positive("finish_cpsat_s", self.finish_cpsat_s, allow_zero=True)
-        self.to_dfs()  # the same checks as the new section
-
-    def to_dfs(self) -> DfsConfig:
-        harvest = HarvestConfig(complete=1, cpsat_s=self.finish_cpsat_s, neighbours=False,
-                                beam_width=self.finish_width, repair_s=0.0)  # fmt: skip
-        return DfsConfig(
-            recipe="backtrack", order=self.order, teeth=self.teeth, scale_from=None, breaks=self.breaks,
-            piece_breaks=self.piece_breaks, frame_breaks=self.frame_breaks, frame_colour_breaks=True,
-            touching_breaks=self.touching_breaks, clue_breaks=0, privileged=self.quota_colours,
-            privileged_frame=0, privileged_inner=self.quota_auto, quota=self.quota, quota_on="colours",
-            node_budget=self.node_budget,
-            abort=tuple((max(1, int(f * self.node_budget)), at) for f, at in self.abort),
-            time_limit_s=self.time_limit_s, max_attempts=self.max_restarts, harvest=harvest,
-        )  # fmt: skip
-
-
-LEGACY = {"breakdfs": BreakDfsConfig, "backtrack": BacktrackConfig}
-
-
-def warn_legacy(method: str, sections: dict[str, object]) -> None:
-    """One deprecation line per legacy section the config uses (its method, or keys set in it)."""
-    for name, cls in LEGACY.items():
-        if method == name or sections.get(name, cls()) != cls():
-            deprecated(f"construct.{name} is deprecated: it runs as construct.dfs with recipe: "
-                       f"{'blackwood' if name == 'breakdfs' else 'backtrack'} (docs/dfs.md)")  # fmt: skip
+def translate_old_sections(data: dict, source: str) -> list[tuple[str, str]]:
+    """Replace ``construct.breakdfs`` / ``construct.backtrack`` in ``data`` (in place) by what they meant; the
+    (old, new) pairs. A construction (or run.roles.method) naming one: that section becomes construct.dfs;
+    an unused one is dropped; two in use at once, or a key those sections never had, is refused."""
+    construct = data.get("construct")
+    if not isinstance(construct, dict):
+        return []
+    roles = (data.get("run") or {}).get("roles") if isinstance(data.get("run"), dict) else None
+    users = {"construct.method": construct}
+    if isinstance(roles, dict):
+        users["run.roles.method"] = roles
+    used = {key: owner["method"] for key, owner in users.items() if owner.get("method") in OLD}
+    if len(set(used.values())) > 1:
+        problem = "construct.breakdfs and construct.backtrack cannot both run: give one construct.dfs section"
+        raise ConfigError(f"{source}: key 'run.roles.method': {problem}", "run.roles.method", problem)
+    moved = []
+    for name in OLD:
+        if name not in construct and name not in used.values():
+            continue
+        section = construct.pop(name, None) or {}
+        if not isinstance(section, dict):
+            problem = f"expected a mapping, got {section!r}"
+            raise ConfigError(f"{source}: key 'construct.{name}': {problem}", f"construct.{name}", problem)
+        if name not in used.values():
+            moved.append((f"construct.{name}", "nothing (no construction used it)"))
+            continue
+        unknown = sorted(set(section) - set(OLD[name]))
+        if unknown:
+            key = f"construct.{name}.{unknown[0]}"
+            problem = f"unknown key '{key}' (known here: {', '.join(sorted(OLD[name]))})"
+            raise ConfigError(f"{source}: {problem}", key, problem)
+        construct["dfs"] = _breakdfs(section) if name == "breakdfs" else _backtrack(section, source)
+        recipe = construct["dfs"]["recipe"]
+        moved.append((f"construct.{name}", f"construct.dfs (recipe: {recipe})"))
+        for key, owner in users.items():
+            if owner.get("method") == name:
+                owner["method"] = "dfs"
+                moved.append((f"{key}: {name}", f"{key}: dfs"))
+    return moved
