@@ -52,8 +52,13 @@ class RunConfig:
         return self.construct if method is None else replace(self.construct, method=method)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data, as written to a run folder's config.yaml."""
-        return to_plain(self)
+        """Plain data of the live settings, as written to a run folder's config.yaml: of the construction
+        sections only those the workers and producers use (every other one would be read as its defaults)."""
+        data = to_plain(self)
+        live = {self.construct.method, self.producer_construct().method}
+        keep = {"method", *live} | ({"board"} if self.construct.board is not None else set())
+        data["construct"] = {key: value for key, value in data["construct"].items() if key in keep}
+        return data
 
     def to_yaml(self) -> str:
         return dump_yaml(self.to_dict())

@@ -77,8 +77,7 @@ def _resume(
         cfg = replace(cfg, run=replace(cfg.run, workers=workers))
     puzzle = read_puzzle(cfg.instance)
     if not any((run_dir / name).exists() for name in CHECKPOINT_FILES):
-        if overrides:
-            atomic_write_text(run_dir / CONFIG, stored.to_yaml())
+        _store_config(run_dir, stored, overrides)
         return _restart(cfg, run_dir, puzzle, quiet, executor, scheduler)
     state, meta, warnings = load_checkpoint(run_dir)
     try:
@@ -94,8 +93,7 @@ def _resume(
             raise AlreadyFinished(_finished_message(run_dir, past, team, overrides))
     before = team.n
     grown = workers is not None and grow(team, workers)
-    if overrides:
-        atomic_write_text(run_dir / CONFIG, stored.to_yaml())
+    _store_config(run_dir, stored, overrides)
     events = EventLog(run_dir)
     if grown:
         events.write(WorkersAdded(before=before, workers=team.n))
@@ -114,6 +112,14 @@ def _resume(
         + f"), {team.n} worker(s)",
     )
     return run_team(cfg, run_dir, puzzle, quiet, executor, scheduler, team)
+
+
+def _store_config(run_dir: Path, stored: RunConfig, overrides: tuple[str, ...]) -> None:
+    """config.yaml written again when ``--set`` changed it, or when it was written by an older e2opt (read
+    translated): the folder then holds today's names, and the next read needs no translation."""
+    text = stored.to_yaml()
+    if overrides or read_user_text(run_dir / CONFIG, STATE_FILE_MB) != text:
+        atomic_write_text(run_dir / CONFIG, text)
 
 
 def _say(quiet: bool, line: str) -> None:

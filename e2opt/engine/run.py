@@ -64,10 +64,10 @@ def run_api(config: RunConfig | str | Path, quiet: bool = True, **overrides: Any
     values = {key.replace("__", "."): value for key, value in overrides.items()}
     if isinstance(config, RunConfig):
         if values:
-            from ..config.schema import set_dotted
+            from ..config.schema import set_dotted, to_plain
             from .loader import config_from_dict
 
-            data = config.to_dict()
+            data = to_plain(config)  # every section: an override may choose another construction
             for key, value in values.items():
                 set_dotted(data, key, value)
             config = config_from_dict(data, "<solve arguments>")

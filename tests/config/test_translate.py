@@ -1,0 +1,90 @@
+"""Settings of older e2opt versions: every old run folder of tests/data loads translated, with one line naming
+its config.yaml and the old -> new keys, and resumes; a fresh run's config.yaml holds only live settings in
+today's names, and reads back without a word."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from e2opt.core.errors import ConfigError
+from e2opt.engine.loader import load_config
+from e2opt.engine.resume import resume_run
+from e2opt.engine.runfolder import load_run_config
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+OLD_FOLDERS = [DATA / "engine_before" / "runs" / "single", DATA / "engine_before" / "runs" / "team",
+               DATA / "roles_before" / "run"]  # fmt: skip
+LEGACY = {"breakdfs", "backtrack"}
+
+
+def keys(data: dict, prefix: str = "") -> set[str]:
+    """Every dotted key of nested mappings."""
+    out = set()
+    for key, value in data.items():
+        out.add(f"{prefix}{key}")
+        if isinstance(value, dict):
+            out |= keys(value, f"{prefix}{key}.")
+    return out
+
+
+def copied(folder: Path, tmp_path: Path) -> Path:
+    """An old run folder copied to tmp_path, its recorded runs_dir pointing there."""
+    run_dir = tmp_path / folder.name
+    shutil.copytree(folder, run_dir)
+    return run_dir
+
+
+@pytest.mark.parametrize("folder", OLD_FOLDERS, ids=lambda p: p.parent.parent.name + "/" + p.name)
+def test_an_old_run_folder_loads_translated_with_one_line_naming_its_config(folder, tmp_path, capsys):
+    run_dir = copied(folder, tmp_path)
+    old = yaml.safe_load((run_dir / "config.yaml").read_text())
+    assert LEGACY & set(old["construct"]) and "holes" in old["search"]  # what the older versions dumped
+    cfg, stored = load_run_config(run_dir)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(
+        f"warning: {run_dir / 'config.yaml'}: settings of an older e2opt"
+    )
+    assert "search.holes -> search.moves.assignment.holes" in err[0]
+    assert "construct.backtrack -> nothing (no construction used it)" in err[0]
+    assert cfg.search.assignment.holes == old["search"]["holes"]
+    assert not LEGACY & set(stored.to_dict()["construct"])
+
+
+def test_an_old_run_folder_resumes_and_is_written_once_in_todays_names(tmp_path, capsys):
+    run_dir = copied(DATA / "engine_before" / "runs" / "single", tmp_path)
+    result = resume_run(run_dir, overrides=("stop.max_iterations=250",))
+    assert result.iterations == 250
+    capsys.readouterr()
+    now = yaml.safe_load((run_dir / "config.yaml").read_text())
+    assert not LEGACY & set(now["construct"]) and "holes" not in now["search"]
+    load_run_config(run_dir)
+    assert capsys.readouterr().err == ""  # translated once: the folder reads as today's
+
+
+def test_a_fresh_config_dumps_only_the_constructions_it_runs(capsys):
+    cfg = load_config(ROOT / "config" / "eternity2.yaml")
+    dumped = yaml.safe_load(cfg.to_yaml())
+    assert set(dumped["construct"]) == {"method", "beam", "dfs"}  # beam builds, dfs produces (run.roles)
+    assert not LEGACY & keys(dumped)
+    assert capsys.readouterr().err == ""
+    plain = load_config(ROOT / "config" / "quick.yaml").to_dict()
+    assert set(plain["construct"]) == {"method"}  # random: no section of its own
+
+
+def test_an_old_key_from_the_command_line_is_one_line_and_read_under_its_new_name(tmp_path, capsys):
+    path = tmp_path / "c.yaml"
+    path.write_text(f"instance: {ROOT / 'instances' / 'brendan_set1' / 'set1_04x04.txt'}\n")
+    cfg = load_config(path, ["search.bias=2.5"])
+    assert cfg.search.assignment.bias == 2.5
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: --set search.bias=2.5: settings of an older e2opt, read under their new names: "
+        "search.bias -> search.moves.assignment.bias"
+    ]
+    path.write_text(path.read_text() + "search: {bias: 1.0, moves: {assignment: {bias: 2.0}}}\n")
+    with pytest.raises(ConfigError, match="given twice"):
+        load_config(path)
