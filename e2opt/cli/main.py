@@ -66,7 +66,7 @@ class RunCmd(Command):
         add_executor_options(parser, "workers")
 
     def run(self, args):
-        from ..engine.pools import check_executor
+        from ..engine.executors import check_executor
 
         check_executor(args.executor, args.scheduler)
         announced = _announce(args)  # before the search modules load: they take seconds
@@ -133,7 +133,7 @@ class ResumeCmd(Command):
 
     def run(self, args):
         from ..core.errors import ConfigError
-        from ..engine.pools import check_executor
+        from ..engine.executors import check_executor
         from ..engine.resume import AlreadyFinished, resume_run
 
         check_executor(args.executor, args.scheduler)

@@ -1,9 +1,9 @@
 """The run engine: every run is a team of workers driven by this coordinator, which owns the run folder.
 
 The workers search in rounds (round.py): the one worker of a run in the run's own process, several on
-local processes (slots.py) or on a Dask cluster (the sweep's DaskPool). The coordinator, in the process that started the run, gathers each round's answer and keeps what
-stays one per run: events.jsonl, best.board (always the run's best, verified, written atomically), the
-progress line, the checkpoint (every worker's state) and result.json. Every ``run.share_every_s`` seconds
+local processes or on a Dask cluster (executors/). The coordinator, in the process that started the run,
+gathers each round's answer and keeps what stays one per run: events.jsonl, best.board (always the run's
+best, verified, written atomically), the progress line, the checkpoint (every worker's state) and result.json. Every ``run.share_every_s`` seconds
 (or at every meeting, with ``run.sync_every_moves``) it publishes the elite: the best distinct boards the
 workers found, each verified, from which stagnated workers restart. A round lost with its process (kill -9,
 a lost Dask worker) is submitted again from the state the coordinator holds; the others go on.
@@ -15,7 +15,6 @@ import math
 import os
 import time
 from pathlib import Path
-from typing import Any
 
 from ..construct import threads_used
 from ..core.puzzle import Puzzle
@@ -25,14 +24,13 @@ from .capacity import where_workers
 from .config import RunConfig
 from .eventkinds import RunWarning, Start, Workers, make
 from .events import EventLog
+from .executors import TASK, Executor, Pending, run_executor
 from .livebest import LiveBests, clear, live_path
 from .liveview import LiveView, worker_plan
-from .nested import TASK, task_pool
 from .progress import Progress, construction_line
 from .protocol import Answer, Task
 from .result import Result, faults_end_the_run, finish
 from .round import cpu_share, search_round
-from .slots import InProcess, LocalSlots
 from .team import Team, rounded
 
 STOP_FILE = ".stop-workers"
@@ -41,7 +39,7 @@ LOST = {"WorkerDied", "KilledWorker", "CommClosedError", "FutureCancelledError",
 
 def worker_count(cfg: RunConfig, executor: str = "local") -> int:
     """run.workers, with ``auto`` = the usable cores divided by the threads of one worker's construction, or
-    one worker for a run that is a task of a pool (nested.py: no cores x cores processes)."""
+    one worker for a run that is a task of a pool (executors/: no cores x cores processes)."""
     if cfg.run.workers != "auto":
         return int(cfg.run.workers)
     if executor == TASK:
@@ -51,31 +49,11 @@ def worker_count(cfg: RunConfig, executor: str = "local") -> int:
     return slots_for(threads_used(cfg.construct))
 
 
-def make_workers_pool(
-    executor: str,
-    workers: int,
-    scheduler: str | None,
-    run_dir: Path | None = None,
-    cfg: RunConfig | None = None,
-) -> Any:
-    """The run's own process for one local worker, local worker processes for several (holding the run
-    folder's lock with the run: lifeline.py), or a Dask executor (a run that is a task of a pool: nested.py)."""
-    if executor == TASK:
-        return task_pool(workers)
-    if executor == "local" and not scheduler:
-        if workers == 1:
-            return InProcess()
-        return LocalSlots(workers, run_dir, None if cfg is None else cfg.to_dict())
-    from .pools import make_pool
-
-    return make_pool(executor, workers, scheduler, None if cfg is None else cfg.to_dict())
-
-
 class Coordinator:
     """Runs the rounds of every worker until each has met the run's criteria or the run is stopped."""
 
     def __init__(
-        self, team: Team, events: EventLog, progress: Progress, pool: Any, live: LiveBests | None = None
+        self, team: Team, events: EventLog, progress: Progress, pool: Executor, live: LiveBests | None = None
     ):
         self.team, self.events, self.progress, self.pool = team, events, progress, pool
         self.live = live  # the workers' new bests between answers, for the view (None: quiet, nobody reads)
@@ -96,7 +74,7 @@ class Coordinator:
         self.last_worker_moves = list(team.moves)
         self.claims = 0  # submissions so far; with the start time, each one's token (roles/guard.py)
         # rounds far from this process (Dask) stop once it no longer owns the folder; local ones die with it
-        self.watched_pid = 0 if isinstance(pool, InProcess | LocalSlots) else os.getpid()
+        self.watched_pid = 0 if pool.bound_to_run else os.getpid()
         self.start_ns = time.time_ns()
 
     def token(self) -> str:
@@ -149,7 +127,7 @@ class Coordinator:
         workers resolve the same way on every repeat.
         """
         team = self.team
-        in_flight: dict[Any, tuple[int, Task, float]] = {}  # future -> worker, task, run wall s at submission
+        in_flight: dict[Pending, tuple[int, Task, float]] = {}  # future -> worker, task, run wall s at submit
         waiting: dict[int, Answer] = {}  # answers held until the meeting (sync mode)
         self.in_flight = in_flight  # what run_team cancels when the run is left at once
 
@@ -216,11 +194,10 @@ class Coordinator:
         wall = self.team.cfg.stop.max_wall_s
         return wall is not None and self.team.clock.wall() >= wall
 
-    def silent_losses(self, future: Any, i: int, submitted: float) -> None:
+    def silent_losses(self, future: Pending, i: int, submitted: float) -> None:
         """Attempts of a round that Dask ran again elsewhere after their worker died (its answer came, so the
         run never saw the loss): each counted, with the wall seconds before the answering attempt began."""
-        lost = getattr(self.pool, "lost_attempts", None)
-        count = 0 if lost is None else lost(future)
+        count = self.pool.lost_attempts(future)
         if count:
             began = future.result().began_wall_s
             cpu = max(0.0, (began if began is not None else self.team.clock.wall()) - submitted)
@@ -346,9 +323,8 @@ def _go(
     (run_dir / STOP_FILE).unlink(missing_ok=True)
     if announced != team.n:  # the command line said it already when it could tell the count
         progress.message(f"starting {team.n} worker(s) on {where_workers(executor, team.n, scheduler)}")
-    pool = make_workers_pool(executor, team.n, scheduler, run_dir, cfg)
-    pids = pool.pids() if isinstance(pool, LocalSlots) else []
-    events.write(Workers(workers=team.n, where=pool.describe(), pids=pids, **worker_plan(team)))
+    pool = run_executor(executor, team.n, scheduler, run_dir, cfg)
+    events.write(Workers(workers=team.n, where=pool.describe(), pids=pool.pids(), **worker_plan(team)))
     interrupted = _StopOnSignal(run_dir / STOP_FILE)
     clear(run_dir)  # a killed run's files are no best of this one
     live = None if progress.quiet else LiveBests(run_dir, events, lambda: (team.best or {}).get("score"))

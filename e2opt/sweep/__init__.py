@@ -1,11 +1,11 @@
 """Parameter sweeps: a base config x a grid of overrides x named variants x seeds, each run an ordinary run folder.
 
-spec.py (the sweep file and its expansion, the journal), folder.py (the sweep folder), pools.py (local
+spec.py (the sweep file and its expansion, the journal), folder.py (the sweep folder), engine/executors/ (local
 processes or Dask), worker.py (one run, plain data in and out), loop.py (submit, record, stop), report.py
 (summary table and plots). The sweep file format is described in spec.py and docs/sweeps.md.
 """
 
-from ..engine.pools import check_executor, make_pool
+from ..engine.executors import check_executor, sweep_executor
 from .folder import check_configs, create_sweep
 from .loop import SweepOutcome, default_workers, run_sweep
 from .spec import Sweep, SweepRun, expand_sweep, load_sweep, parse_seeds
@@ -22,7 +22,7 @@ __all__ = [
     "execute",
     "expand_sweep",
     "load_sweep",
-    "make_pool",
     "parse_seeds",
     "run_sweep",
+    "sweep_executor",
 ]

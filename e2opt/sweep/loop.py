@@ -14,7 +14,7 @@ from ..config.schema import build
 from ..construct import ConstructConfig, threads_used
 from ..core.cores import slots_for
 from ..core.signals import Interrupted, StopSignals
-from ..engine.pools import make_pool
+from ..engine.executors import sweep_executor
 from ..engine.progress import format_clock
 from ..engine.runfolder import is_finished
 from .folder import STOP_FILE, SweepLock
@@ -72,7 +72,7 @@ def run_sweep(
     """Run every run of the sweep that is not finished yet: start new ones, resume interrupted or failed ones.
 
     First Ctrl-C (or SIGTERM): no new runs start; runs in flight stop cleanly after their current move (local
-    executor; see DaskPool for Dask) and stay resumable (``e2opt sweep --resume``); a second Ctrl-C abandons
+    executor; see executors/cluster.py for Dask) and stay resumable (``e2opt sweep --resume``); a second Ctrl-C abandons
     them at once. Every status change is appended to status.jsonl as it happens.
     """
     sweep_dir = Path(sweep_dir)
@@ -89,7 +89,7 @@ def run_sweep(
                 sweep.set_status(sweep_dir, run.id, status)
         if not todo:
             return SweepOutcome(dict(Counter(sweep.status_of(r.id) for r in sweep.runs)), False)
-        pool = make_pool(executor, workers or default_workers(sweep), scheduler)
+        pool = sweep_executor(executor, workers or default_workers(sweep), scheduler)
         started = sum((sweep_dir / run.id).is_dir() for run in todo)
         out.write(
             f"sweep {sweep.name}: {len(sweep.runs)} runs, {len(sweep.runs) - len(todo)} finished, "

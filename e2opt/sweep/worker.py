@@ -9,8 +9,8 @@ from typing import Any
 
 from ..core.fsutil import atomic_write_text
 from ..core.signals import StopWatcher
+from ..engine.executors import TASK
 from ..engine.loader import config_from_dict
-from ..engine.nested import TASK
 from ..engine.runfolder import CONFIG, INTERRUPTS
 
 

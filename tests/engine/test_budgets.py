@@ -15,9 +15,9 @@ from e2opt.construct import scan
 from e2opt.construct.config import BeamConfig
 from e2opt.core.formats.read import read_puzzle
 from e2opt.engine import coordinator
+from e2opt.engine.executors import InProcess
 from e2opt.engine.loader import load_config
 from e2opt.engine.run import run_config
-from e2opt.engine.slots import InProcess
 from e2opt.search.config import SearchConfig
 from e2opt.search.warm import warm_search
 
@@ -57,7 +57,7 @@ def test_workers_started_after_the_wall_budget_run_no_round(tmp_path, monkeypatc
             rounds.append(task.worker)
             return super().submit(fn, task)
 
-    monkeypatch.setattr(coordinator, "make_workers_pool", lambda *args: Counted())
+    monkeypatch.setattr(coordinator, "run_executor", lambda *args: Counted())
     data = {
         "instance": str(SET1 / "set1_06x06.txt"),
         "construct": {"method": "random"},

@@ -241,7 +241,7 @@ def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_noth
     from concurrent.futures import Future
 
     from e2opt.engine import coordinator
-    from e2opt.engine.slots import InProcess, WorkerDied
+    from e2opt.engine.executors import InProcess, WorkerDied
 
     class FlakyPool(InProcess):
         """Loses the third round of the producer and the fourth of the repairer, as a dead process would."""
@@ -258,7 +258,7 @@ def test_rounds_lost_by_a_producer_and_by_a_repairer_are_run_again_and_lose_noth
                 return future
             return super().submit(fn, task)
 
-    monkeypatch.setattr(coordinator, "make_workers_pool", lambda executor, n, scheduler, *_: FlakyPool())
+    monkeypatch.setattr(coordinator, "run_executor", lambda executor, n, scheduler, *_: FlakyPool())
     flaky = run_config(load_config(config_file(tmp_path)))
     straight, _ = split
     assert fingerprint(Path(flaky.run_dir)) == fingerprint(Path(straight.run_dir))

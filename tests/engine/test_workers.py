@@ -23,6 +23,7 @@ from e2opt.core.verify import verify_files
 from e2opt.engine import coordinator
 from e2opt.engine.checkpoint import load_checkpoint
 from e2opt.engine.events import read_events
+from e2opt.engine.executors.processes import LocalSlots
 from e2opt.engine.loader import load_config
 from e2opt.engine.plots import worker_series
 from e2opt.engine.protocol import Task
@@ -30,7 +31,6 @@ from e2opt.engine.report import run_report
 from e2opt.engine.resume import resume_run
 from e2opt.engine.round import search_round, worker_streams
 from e2opt.engine.run import Result, run_config
-from e2opt.engine.slots import LocalSlots
 from e2opt.engine.team import Team
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -227,7 +227,7 @@ def test_a_round_lost_with_its_worker_is_submitted_again_from_the_state_held(tmp
             return super().submit(fn, task)
 
     cfg = load_config(config_file(tmp_path))
-    monkeypatch.setattr(coordinator, "make_workers_pool", lambda executor, n, scheduler, *_: FlakyPool(n))
+    monkeypatch.setattr(coordinator, "run_executor", lambda executor, n, scheduler, *_: FlakyPool(n))
     flaky = run_config(cfg)
     assert outcome(Path(flaky.run_dir)) == outcome(Path(straight.run_dir))
     assert sum(w["lost"] for w in flaky.workers) == 1

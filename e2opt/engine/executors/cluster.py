@@ -1,72 +1,14 @@
-"""Executors of sweep runs (and of a run's workers on Dask): local processes or a Dask cluster; how many
-tasks fit on the usable cores."""
+"""The Dask executor: a client on a scheduler address, on a LocalCluster, or the cluster a run is a task of."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
-from concurrent.futures import wait as wait_futures
-from multiprocessing import get_context
-from typing import Any, Protocol
+from concurrent.futures import FIRST_COMPLETED
+from typing import Any
 
-from ..core.errors import E2optError
-from ..core.signals import ignore_sigint
-
-
-class Pool(Protocol):
-    """What run_sweep needs of an executor: futures in the ``concurrent.futures`` style."""
-
-    waits_for_running: bool  # on stop, wait for runs in flight (they stop cleanly) or leave them
-    stop_note: str  # what happens to runs in flight on stop, for the user
-
-    def describe(self) -> str:
-        """Where the runs go, for the sweep's first line."""
-        ...
-
-    def submit(self, fn: Callable[[dict], dict], task: dict) -> Any:
-        """Start fn(task) somewhere; a future."""
-        ...
-
-    def wait(self, futures: set, timeout: float) -> set:
-        """The futures done within ``timeout`` seconds (at least one, unless the time ran out)."""
-        ...
-
-    def cancel(self, futures: set) -> None:
-        """Cancel the futures not started yet."""
-        ...
-
-    def close(self, wait: bool = True) -> None:
-        """Release the workers (``wait=False``: do not wait for runs in flight)."""
-        ...
-
-
-class LocalPool:
-    """A process pool (spawn start method). Stopping waits for the runs in flight: they stop after their move."""
-
-    waits_for_running = True
-    stop_note = "runs in flight stop after their current move (Ctrl-C again to abandon them)"
-
-    def __init__(self, workers: int):
-        self.workers = workers
-        self.pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=ignore_sigint)
-
-    def describe(self) -> str:
-        return f"{self.workers} local worker process{'es' if self.workers > 1 else ''}"
-
-    def submit(self, fn: Callable[[dict], dict], task: dict) -> Any:
-        return self.pool.submit(fn, task)
-
-    def wait(self, futures: set, timeout: float) -> set:
-        return wait_futures(futures, timeout, FIRST_COMPLETED).done
-
-    def cancel(self, futures: set) -> None:
-        for future in futures:
-            future.cancel()
-
-    def close(self, wait: bool = True) -> None:
-        self.pool.shutdown(wait=wait, cancel_futures=True)
+from ...core.errors import E2optError
 
 
 class DaskPool:
@@ -77,6 +19,7 @@ class DaskPool:
     """
 
     waits_for_running = False
+    bound_to_run = False
 
     def __init__(self, workers: int, scheduler: str | None, client: Any = None, config: dict | None = None):
         import distributed
@@ -84,7 +27,7 @@ class DaskPool:
         self.distributed = distributed
         self.cluster = None
         self.seceded = client is not None
-        if client is not None:  # a run that is itself a task on this cluster (nested.py)
+        if client is not None:  # a run that is itself a task on this cluster
             self.client, self.where = client, "the Dask cluster this run is a task of"
             self.stop_note = "workers stop after their current move"
             return
@@ -107,6 +50,9 @@ class DaskPool:
 
     def describe(self) -> str:
         return f"Dask on {self.where}"
+
+    def pids(self) -> list[int]:
+        return []
 
     def submit(self, fn: Callable[[Any], Any], task: Any) -> Any:
         """Run fn(task) on the cluster; a sweep's task is a dict, a run's round a protocol.Task."""
@@ -150,9 +96,9 @@ def _local_cluster(distributed: Any, workers: int, config: dict | None = None) -
 
     import dask
 
-    from ..core.signals import Deferred, worker_context
-    from .daskquiet import PRELOAD
-    from .prewarm import PREWARM_ENV, SERVER_MODULES
+    from ...core.signals import Deferred, worker_context
+    from ..daskquiet import PRELOAD
+    from ..prewarm import PREWARM_ENV, SERVER_MODULES
 
     preload = [*dask.config.get("distributed.worker.preload", []), PRELOAD]
     warm = {} if config is None else {PREWARM_ENV: json.dumps({"data": config})}
@@ -180,18 +126,16 @@ def _suspicious(key: str, dask_scheduler: Any = None) -> int:
     return 0 if task is None else int(task.suspicious)
 
 
-def check_executor(executor: str, scheduler: str | None) -> None:
-    """Refuse executor options that cannot work, before a sweep folder is made."""
-    if executor not in ("local", "dask"):
-        raise E2optError(f"--executor {executor}: expected local or dask")
-    if scheduler and executor != "dask":
-        raise E2optError("--scheduler needs --executor dask")
-    if executor == "dask" and importlib.util.find_spec("distributed") is None:
-        raise E2optError('--executor dask needs Dask: pip install "e2opt[dask]"')
+def dask_worker_client() -> Any:
+    """This thread's Dask client when it runs a Dask task (the task then secedes); None elsewhere."""
+    if importlib.util.find_spec("distributed") is None:
+        return None
+    import distributed
 
-
-def make_pool(executor: str, workers: int, scheduler: str | None, config: dict | None = None) -> Pool:
-    """The executor named on the command line; ``config``: a run's, whose kernels a LocalCluster's fork
-    server warms for its workers."""
-    check_executor(executor, scheduler)
-    return LocalPool(workers) if executor == "local" else DaskPool(workers, scheduler, config=config)
+    try:
+        distributed.get_worker()
+    except ValueError:
+        return None
+    client = distributed.get_client()
+    distributed.secede()  # the run waits for its rounds: its thread must not hold a slot they need
+    return client

@@ -1,11 +1,10 @@
-"""Where a run's workers execute: in the run's own process (one worker), or one local process per worker,
-a killed one replaced alone.
+"""Local processes: a sweep's queue of runs (LocalPool), a run's one process per worker (LocalSlots).
 
-A ProcessPoolExecutor breaks as a whole when one of its processes dies (every task in flight fails); here
-each worker has its own process and pipe, so a ``kill -9`` costs only that worker's round, which the run
-submits again from the state it holds. Same interface as the sweep's pools (submit, wait, cancel, close).
-Each worker process is bound to the run's process and holds the run folder's lock (lifeline.py): it never
-outlives its run.
+They differ on purpose. A sweep submits all its runs at once and each run checkpoints itself, so a
+ProcessPoolExecutor's queue fits, and a dead process (which breaks the whole pool) fails only runs that
+resume. A run's rounds hold state only the coordinator has: each worker gets its own process and pipe, so a
+``kill -9`` costs only that worker's round, which the run submits again from the state it holds, and each
+process is bound to the run's process and holds the run folder's lock (lifeline.py): it never outlives its run.
 """
 
 from __future__ import annotations
@@ -13,14 +12,56 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
+from multiprocessing import get_context
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ..core.folderlock import held_fd
-from ..core.signals import ignore_terminal_signals, worker_context
-from .lifeline import bind_to_run
-from .prewarm import PREWARM_ENV, SERVER_MODULES
+from ...core.folderlock import held_fd
+from ...core.signals import ignore_sigint, ignore_terminal_signals, worker_context
+from ..lifeline import bind_to_run
+from ..prewarm import PREWARM_ENV, SERVER_MODULES
+
+
+def processes(n: int) -> str:
+    """``n`` local worker processes, for the first line of a sweep or a run."""
+    return f"{n} local worker process{'es' if n > 1 else ''}"
+
+
+class LocalPool:
+    """A sweep's process pool (spawn start method). Stopping waits for the runs in flight: they stop after
+    their move."""
+
+    waits_for_running = True
+    stop_note = "runs in flight stop after their current move (Ctrl-C again to abandon them)"
+    bound_to_run = False
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=ignore_sigint)
+
+    def describe(self) -> str:
+        return processes(self.workers)
+
+    def pids(self) -> list[int]:
+        return []
+
+    def submit(self, fn: Callable[[Any], Any], task: Any) -> Future:
+        return self.pool.submit(fn, task)
+
+    def wait(self, futures: set, timeout: float) -> set:
+        return wait_futures(futures, timeout, FIRST_COMPLETED).done
+
+    def cancel(self, futures: set) -> None:
+        for future in futures:
+            future.cancel()
+
+    def lost_attempts(self, future: Any) -> int:
+        return 0
+
+    def close(self, wait: bool = True) -> None:
+        self.pool.shutdown(wait=wait, cancel_futures=True)
 
 
 class WorkerDied(Exception):
@@ -105,6 +146,7 @@ class LocalSlots:
 
     waits_for_running = True
     stop_note = "workers stop after their current move"
+    bound_to_run = True
 
     def __init__(self, workers: int, run_dir: Any = None, config: dict | None = None):
         env = {} if config is None else {PREWARM_ENV: json.dumps({"data": config})}
@@ -114,13 +156,13 @@ class LocalSlots:
         self.slots = [_Slot(self.context, self.lock) for _ in range(workers)]
 
     def describe(self) -> str:
-        return f"{self.workers} local worker process{'es' if self.workers > 1 else ''}"
+        return processes(self.workers)
 
     def pids(self) -> list[int]:
         """The process ids of the workers (for tests and the kill -9 measurement)."""
         return [slot.pid for slot in self.slots]
 
-    def submit(self, fn: Callable[[dict], dict], task: dict) -> Future:
+    def submit(self, fn: Callable[[Any], Any], task: Any) -> Future:
         """Run fn(task) in an idle process (a new one replaces a dead one)."""
         for i, slot in enumerate(self.slots):
             if slot.future is None:
@@ -165,6 +207,10 @@ class LocalSlots:
     def cancel(self, futures: set) -> None:
         """Rounds in flight cannot be cancelled: they end at the stop file."""
 
+    def lost_attempts(self, future: Any) -> int:
+        """A dead process is seen at once (WorkerDied): no loss goes unseen."""
+        return 0
+
     def close(self, wait: bool = True) -> None:
         for slot in self.slots:
             slot.conn.close()
@@ -173,36 +219,3 @@ class LocalSlots:
             if slot.process.is_alive():
                 slot.process.kill()
                 slot.process.join()
-
-
-class InProcess:
-    """The one worker of a run in the run's own process: a round runs when it is submitted (no process, no
-    pipe, no copy). Signals reach the round directly; the stop file they create ends it after the move."""
-
-    waits_for_running = True
-    stop_note = "the worker stops after its current move"
-
-    def describe(self) -> str:
-        return "this process"
-
-    def pids(self) -> list[int]:
-        return [os.getpid()]
-
-    def submit(self, fn: Callable[[dict], dict], task: dict) -> Future:
-        """Run fn(task) now; its answer (or exception) is in the returned future."""
-        future: Future = Future()
-        future.set_running_or_notify_cancel()
-        try:
-            future.set_result(fn(task))
-        except Exception as exc:  # the coordinator decides, as for a worker process
-            future.set_exception(exc)
-        return future
-
-    def wait(self, futures: set, timeout: float) -> set:
-        return {future for future in futures if future.done()}
-
-    def cancel(self, futures: set) -> None:
-        """Nothing is ever in flight between two calls."""
-
-    def close(self, wait: bool = True) -> None:
-        """No process to end."""
