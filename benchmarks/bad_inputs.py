@@ -150,7 +150,7 @@ def cases() -> list[Case]:
         "duplicate key": config("seed: 2\n"),
         "negative budget": config("stop: {max_cpu_s: -5}\n"),
         "NaN budget": config("stop: {max_wall_s: .nan}\n"),
-        "infinite interval": config("output: {runs_dir: runs, checkpoint_every_s: .inf}\n"),
+        "infinite interval": config("output: {runs_dir: runs, checkpoint_every_wall_s: .inf}\n"),
         "integer of 30 digits": config("stop: {max_iterations: 1" + "0" * 30 + "}\n"),
         "1.5e3 iterations is no integer": config("stop: {max_iterations: 1.5e0}\n"),
         "empty runs_dir": "instance: p.txt\noutput: {runs_dir: ''}\n",

@@ -57,7 +57,7 @@ def main() -> None:
     h, w = args.size
     regions = {
         f"region det={d:g}": RegionMoveConfig(
-            sizes=(max(h, w),), deterministic_limit=d, time_limit_s=60.0 * d
+            sizes=(max(h, w),), deterministic_limit=d, time_limit_wall_s=60.0 * d
         )
         for d in args.region_dets
     }
@@ -81,7 +81,7 @@ def main() -> None:
             gain = (
                 move.repair(cells)
                 if move
-                else repair(ctx, cells, regions[name].time_limit_s, regions[name].deterministic_limit)
+                else repair(ctx, cells, regions[name].time_limit_wall_s, regions[name].deterministic_limit)
             )
             cpu = time.process_time() - t0
             ctx.place(cells, old_piece, old_rot)

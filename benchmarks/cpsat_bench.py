@@ -4,7 +4,7 @@ Each (relaxed count, seed) runs in its own subprocess so that ru_maxrss is the p
 alone. Runs go one after the other (the machine is shared); one JSON line per run is appended to
 --out. Example (the figures of docs/cpsat.md):
 
-    python benchmarks/cpsat_bench.py --relaxed 16 20 24 32 --seeds 10 --set time_limit_s=40 --out r.jsonl
+    python benchmarks/cpsat_bench.py --relaxed 16 20 24 32 --seeds 10 --set time_limit_wall_s=40 --out r.jsonl
     python benchmarks/cpsat_bench.py --summarise --out r.jsonl
 
 cpu_s is the subprocess's CPU time (CP-SAT threads included); load1 the load average at its end.
@@ -30,12 +30,12 @@ from e2opt.construct.cpsat import construct_cpsat
 
 
 def one(instance: str, relaxed: int, seed: int, settings: dict) -> dict:
-    """One construction without fallback (restarts, if set, included): outcome, time, peak memory."""
+    """One construction without fallback (its max_attempts included): outcome, time, peak memory."""
     cfg = CpSatConfig(**{"fallback": (), **settings, "relaxed": relaxed})
     puzzle = read_puzzle(instance)
     t0 = time.perf_counter()
     _board, info = construct_cpsat(puzzle, cfg, np.random.default_rng(seed))
-    last = info["rounds"][-1]  # the solved round, or the last one tried (restarts; no fallback)
+    last = info["rounds"][-1]  # the solved round, or the last one tried (attempts; no fallback)
     return {
         "instance": instance,
         "relaxed": relaxed,

@@ -4,7 +4,7 @@ python benchmarks/dfs_bench.py PUZZLE... [--seeds 1 2 3] [--dfs-s 60] [--total-s
   [--set KEY=VALUE ...] [--label L] [--out F.jsonl] [--boards DIR]
 python benchmarks/dfs_bench.py --summary F.jsonl...    (a markdown table per puzzle: pieces placed, score, medians)
 
-Per puzzle and seed: construct.dfs with ``time_limit_s`` = --dfs-s (the pilot of a derived recipe counted
+Per puzzle and seed: construct.dfs with ``time_limit_cpu_s`` = --dfs-s (the pilot of a derived recipe counted
 in it) inside a construction deadline of --total-s CPU s (the completion of the best partial: CP-SAT 5 s,
 tabu repair 10 s); one JSON line with the recipe, the pilot, the deepest partial (pieces, hints included),
 nodes per CPU s and the completed board's score, re-checked from the puzzle file by the independent
@@ -78,8 +78,8 @@ def main() -> None:
         puzzle = read_puzzle(path)
         text = Path(path).read_text(encoding="utf-8")
         for seed in args.seeds:
-            cfg = build(DfsConfig, {**section, "recipe": args.recipe, "time_limit_s": args.dfs_s, "order": args.order,
-                                    "harvest": {"complete": 1, "cpsat_s": 5.0, "repair_s": 10.0}}, "--set")  # fmt: skip
+            cfg = build(DfsConfig, {**section, "recipe": args.recipe, "time_limit_cpu_s": args.dfs_s, "order": args.order,
+                                    "harvest": {"complete": 1, "cpsat_wall_s": 5.0, "repair_cpu_s": 10.0}}, "--set")  # fmt: skip
             began = time.process_time()
             board, info = build_dfs(puzzle, cfg, np.random.default_rng(seed), args.total_s, None, None)
             cpu = time.process_time() - began

@@ -67,7 +67,9 @@ def _search(args, moves: MovesConfig) -> TabuSearch:
 def region(args) -> None:
     """Repair windows of the board without applying them."""
     for size in args.sizes:
-        settings = RegionMoveConfig(sizes=(size,), time_limit_s=args.time_limit, deterministic_limit=args.det)
+        settings = RegionMoveConfig(
+            sizes=(size,), time_limit_wall_s=args.time_limit, deterministic_limit=args.det
+        )
         search = _search(args, MovesConfig(assignment=None, region=settings))
         move = search.moves[0]
         board = search.ctx.board_view()
@@ -102,7 +104,7 @@ def region(args) -> None:
 def border(args) -> None:
     """Border optimisation on the board: the whole frame, then stretches, each from the same board."""
     for stretch in args.stretches:
-        settings = BorderMoveConfig(stretch=stretch, deterministic_limit=args.det, time_limit_s=60.0)
+        settings = BorderMoveConfig(stretch=stretch, deterministic_limit=args.det, time_limit_wall_s=60.0)
         search = _search(args, MovesConfig(assignment=None, border=settings))
         for call in range(args.calls):
             kept = search.state.piece.copy(), search.state.rot.copy()

@@ -17,7 +17,7 @@ START_BOARD = DATA / "start_6x6.board"  # a random board of PUZZLE, for the warm
 CONSTRUCT: dict[str, dict[str, Any]] = {
     "random": {"method": "random"},
     "board": {"method": "board", "board": str(START_BOARD)},
-    "cpsat": {"method": "cpsat", "cpsat": {"num_workers": 1, "relaxed": 6, "time_limit_s": 30}},
+    "cpsat": {"method": "cpsat", "cpsat": {"num_workers": 1, "relaxed": 6, "time_limit_wall_s": 30}},
     "beam": {"method": "beam", "beam": {"width": 64, "fanout": 4}},
     # the node budget ends the search, never the clock: 5 s was reached first on a busy machine (56 vs 60)
     "backtrack": {"method": "backtrack", "backtrack": {"time_limit_s": 600, "node_budget": 20000}},
@@ -37,8 +37,8 @@ def case_config(name: str, workers: int, folder: Path) -> Path:
             "plateau": 60,
             "intensify_after": 2,
             "moves": {
-                "assignment": {"weight": 1.0, "cost_ms": 0.2, "holes": 6},
-                "tsr": {"weight": 0.3, "cost_ms": 0.05},
+                "assignment": {"weight": 1.0, "cost_cpu_ms": 0.2, "holes": 6},
+                "tsr": {"weight": 0.3, "cost_cpu_ms": 0.05},
             },
             "schedule": {"kind": "fixed"},
         },

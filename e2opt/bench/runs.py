@@ -263,8 +263,9 @@ def construct_once(puzzle: Puzzle, cfg, seed: int, cpu_s: float) -> ConstructRow
 
     construct_rng, _ = _streams(seed)
     section = getattr(cfg, cfg.method, None)
-    if section is not None and hasattr(section, "time_limit_s"):
-        cfg = replace(cfg, **{cfg.method: replace(section, time_limit_s=cpu_s)})
+    limit = next((key for key in ("time_limit_cpu_s", "time_limit_wall_s") if hasattr(section, key)), None)
+    if limit is not None:  # CP-SAT's limit is wall seconds: the budget stands for both on its own threads
+        cfg = replace(cfg, **{cfg.method: replace(section, **{limit: cpu_s})})
     start = process_time()
     _, info = construct(puzzle, cfg, construct_rng, deadline_s=cpu_s)
     used = process_time() - start

@@ -14,6 +14,7 @@ from .bench import BenchCmd
 from .clique import ExportCliqueCmd
 from .command import Command, add_budgets, add_executor_options, budget_overrides
 from .convert import ConvertCmd
+from .settings import SettingsCmd
 from .solve import SolveCmd
 from .sweep import SweepCmd, SweepReportCmd
 from .warmup import WarmUpCmd
@@ -323,6 +324,7 @@ COMMANDS: list[Command] = [
     ConvertCmd(),
     ExportCliqueCmd(),
     WarmUpCmd(),
+    SettingsCmd(),
 ]
 
 

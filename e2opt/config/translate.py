@@ -19,12 +19,14 @@ from ..core.errors import ConfigError
 @dataclass(frozen=True)
 class Rename:
     """One old key: its dotted path then and now (``*`` matches any one key, the same one in both), how its
-    value changes (None: it does not), and what fills a section the file set to null (switched off)."""
+    value changes (None: it does not; ``note`` says how for the docs), and what fills a section the file
+    set to null (switched off)."""
 
     old: str
     new: str
     value: Callable[[Any], Any] | None = None
     off: tuple[tuple[str, Any], ...] | None = None
+    note: str = ""
 
 
 def _plus_one(value: Any) -> Any:
@@ -44,8 +46,38 @@ _PAPER001 = (
     "cost_noise",
 )
 
+# (old dotted key, new): a time setting names its clock, one idea has one name across sections
+_RENAMED = (
+    ("construct.cpsat.time_limit_s", "construct.cpsat.time_limit_wall_s"),
+    ("construct.cpsat.fallback_time_limit_s", "construct.cpsat.fallback_time_limit_wall_s"),
+    ("construct.beam.time_limit_s", "construct.beam.time_limit_cpu_s"),
+    ("construct.dfs.time_limit_s", "construct.dfs.time_limit_cpu_s"),
+    ("construct.dfs.harvest.cpsat_s", "construct.dfs.harvest.cpsat_wall_s"),
+    ("construct.dfs.harvest.repair_s", "construct.dfs.harvest.repair_cpu_s"),
+    ("construct.regions.time_limit_s", "construct.regions.time_limit_wall_s"),
+    ("construct.regions.backtrack_time_s", "construct.regions.backtrack_wall_s"),
+    ("search.restart_after_s", "search.restart_after_wall_s"),
+    ("search.moves.*.cost_ms", "search.moves.*.cost_cpu_ms"),
+    ("search.moves.*.time_limit_s", "search.moves.*.time_limit_wall_s"),
+    ("search.acceptance.period_s", "search.acceptance.period_cpu_s"),
+    ("output.checkpoint_every_s", "output.checkpoint_every_wall_s"),
+    ("output.stats_every_s", "output.stats_every_wall_s"),
+    ("output.progress_every_s", "output.progress_every_wall_s"),
+    ("output.log_every_s", "output.log_every_wall_s"),
+    ("run.share_every_s", "run.share_every_wall_s"),
+    ("run.roles.repair_s", "run.roles.leave_after_wall_s"),
+    ("run.roles.repair_moves", "run.roles.leave_after_moves"),
+)
+
 RENAMES: tuple[Rename, ...] = (
     *(Rename(f"search.{key}", f"search.moves.assignment.{key}", off=(("weight", 0.0),)) for key in _PAPER001),
+    *(Rename(old, new) for old, new in _RENAMED),
+    Rename(
+        "construct.cpsat.restarts",
+        "construct.cpsat.max_attempts",
+        _plus_one,
+        note="the value + 1: rounds in all",
+    ),
 )
 
 Translator = Callable[[dict, str], list[tuple[str, str]]]  # changes the data in place; (old, new) pairs

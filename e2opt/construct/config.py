@@ -22,7 +22,7 @@ class CpSatConfig:
 
     relaxed: int = 24
     relaxed_cells: tuple[tuple[int, int], ...] | None = None
-    time_limit_s: float = 10.0
+    time_limit_wall_s: float = 10.0
     num_workers: int = 2
     table: Literal["table", "element"] = "table"
     symmetry_breaking: bool = True
@@ -32,26 +32,24 @@ class CpSatConfig:
     symmetry_level: int | None = 0
     probing_level: int | None = 0
     max_presolve_iterations: int | None = 1
-    restarts: int = (
-        3  # the first round again, new draw of R (unless relaxed_cells) and new seed, before any fallback
-    )
+    max_attempts: int = 4  # rounds of the first model (new draw of R and seed each) before any fallback
     fallback: tuple[Literal["more_relaxed", "max_matches"], ...] = ("more_relaxed", "max_matches")
     fallback_rounds: int = 1
     fallback_step: int = 8
-    fallback_time_limit_s: float = 20.0
+    fallback_time_limit_wall_s: float = 20.0
     log: bool = False
 
     def __post_init__(self):
         positive("relaxed", self.relaxed, allow_zero=True)
-        positive("time_limit_s", self.time_limit_s)
+        positive("time_limit_wall_s", self.time_limit_wall_s)
         positive("num_workers", self.num_workers)
         for name in ("symmetry_level", "probing_level"):
             positive(name, getattr(self, name), allow_zero=True)
         positive("max_presolve_iterations", self.max_presolve_iterations)
-        positive("restarts", self.restarts, allow_zero=True)
+        positive("max_attempts", self.max_attempts)
         positive("fallback_rounds", self.fallback_rounds, allow_zero=True)
         positive("fallback_step", self.fallback_step)
-        positive("fallback_time_limit_s", self.fallback_time_limit_s)
+        positive("fallback_time_limit_wall_s", self.fallback_time_limit_wall_s)
         if len(set(self.fallback)) != len(self.fallback):
             raise ValueError(f"fallback: a step is listed twice: {list(self.fallback)}")
 
@@ -67,13 +65,15 @@ class BeamConfig:
     teeth: int = 2
     width: int = 16384  # members kept per layer
     fanout: int = 8  # children per member, drawn from its best exact-tie class
-    time_limit_s: float | None = None  # repeat beams with new draws while CPU time is left (None: one beam)
+    time_limit_cpu_s: float | None = (
+        None  # repeat beams with new draws while CPU time is left (None: one beam)
+    )
 
     def __post_init__(self):
         positive("teeth", self.teeth)
         positive("width", self.width)
         positive("fanout", self.fanout)
-        positive("time_limit_s", self.time_limit_s)
+        positive("time_limit_cpu_s", self.time_limit_cpu_s)
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class RegionsConfig:
     to bottom (``order: frame_first`` solves the frame ring first, then tiles the interior). ``greedy``
     solves each region once for the most joins; ``backtracking`` asks each region for no mismatch at
     all, goes back one region (no-good cut on its placement) when none exists, and after
-    ``backtrack_time_s`` finishes greedily from the deepest partial board. ``candidates: best`` offers
+    ``backtrack_wall_s`` finishes greedily from the deepest partial board. ``candidates: best`` offers
     a region only the ``candidates_per_cell`` best fitting pieces of each cell (faster, not exact).
     """
 
@@ -93,8 +93,8 @@ class RegionsConfig:
     width: int | None = None  # blocks only: block width (default: height)
     order: Literal["top_down", "frame_first"] = "top_down"
     mode: Literal["greedy", "backtracking"] = "greedy"
-    time_limit_s: float = 10.0  # CP-SAT limit of one region solve
-    backtrack_time_s: float = 60.0  # backtracking only: then the greedy rule finishes the board
+    time_limit_wall_s: float = 10.0  # CP-SAT limit of one region solve
+    backtrack_wall_s: float = 60.0  # backtracking only: then the greedy rule finishes the board
     candidates: Literal["all", "best"] = "all"
     candidates_per_cell: int = 12
     warm_start: bool = True  # greedy: a region of several rows starts from its rows solved one by one
@@ -105,7 +105,7 @@ class RegionsConfig:
         positive("width", self.width)
         if self.shape == "rows" and self.width is not None:
             raise ValueError("width: only blocks have a width (a band spans the whole row)")
-        positive("time_limit_s", self.time_limit_s)
-        positive("backtrack_time_s", self.backtrack_time_s)
+        positive("time_limit_wall_s", self.time_limit_wall_s)
+        positive("backtrack_wall_s", self.backtrack_wall_s)
         positive("candidates_per_cell", self.candidates_per_cell)
         positive("num_workers", self.num_workers)

@@ -2,7 +2,7 @@
 
 Round 1 solves the model of cpsat/relaxed_model.py with |R| relaxed cells (pairwise non-adjacent, drawn with
 the run's rng or given in the config); the relaxed cells are then refilled optimally with
-fill.assignment.reassign. ``restarts`` repeats that round with a new draw of R and a new seed:
+fill.assignment.reassign. ``max_attempts`` - 1 more rounds repeat it with a new draw of R and a new seed:
 on the 16x16 puzzle CP-SAT either solves a relaxed model within about 10 s or not in 40 s
 (docs/cpsat.md), so several short rounds beat one long one. CP-SAT keeps no "deepest node", so paper 001's "complete the largest
 partial assignment at random" has no direct equivalent; when a round finds nothing in its time
@@ -279,13 +279,15 @@ def available_memory_mb() -> float | None:
 
 def _schedule(puzzle: Puzzle, cfg: CpSatConfig, first: list[Cell], rng: np.random.Generator):
     """(step name, Round) in the order they are tried: the first round, then the fallback steps."""
-    yield "first", Round("hard", first, cfg.time_limit_s)
-    for _ in range(cfg.restarts):  # CP-SAT solves a relaxed E2 fast or not at all: a new draw beats waiting
+    yield "first", Round("hard", first, cfg.time_limit_wall_s)
+    for _ in range(
+        cfg.max_attempts - 1
+    ):  # CP-SAT solves a relaxed E2 fast or not at all: a new draw beats waiting
         relaxed = first if cfg.relaxed_cells is not None else draw_relaxed(puzzle, len(first), rng)
-        yield "restart", Round("hard", relaxed, cfg.time_limit_s)
+        yield "restart", Round("hard", relaxed, cfg.time_limit_wall_s)
     for step in cfg.fallback:
         if step == "max_matches":
-            yield step, Round("max_matches", first, cfg.fallback_time_limit_s)
+            yield step, Round("max_matches", first, cfg.fallback_time_limit_wall_s)
             continue
         relaxed = first
         for _ in range(cfg.fallback_rounds):
@@ -293,4 +295,4 @@ def _schedule(puzzle: Puzzle, cfg: CpSatConfig, first: list[Cell], rng: np.rando
                 relaxed = draw_relaxed(puzzle, len(relaxed) + cfg.fallback_step, rng, keep=relaxed)
             except E2optError:
                 break  # the board has no room for that many non-adjacent relaxed cells
-            yield step, Round("hard", relaxed, cfg.fallback_time_limit_s)
+            yield step, Round("hard", relaxed, cfg.fallback_time_limit_wall_s)

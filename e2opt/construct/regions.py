@@ -146,7 +146,7 @@ class RegionBuilder:
             self.state.board,
             cells,
             pieces=pool,
-            time_limit_s=max(0.0, min(self.cfg.time_limit_s, left)),
+            time_limit_s=max(0.0, min(self.cfg.time_limit_wall_s, left)),
             seed=int(self.rng.integers(2**31)),
             num_workers=self.cfg.num_workers,
             exclude=exclude,
@@ -202,7 +202,7 @@ class RegionBuilder:
 
     def backtracking(self) -> dict:
         """Paper 002 Algorithm 2: perfect regions only, no-good cuts on backtracks, then greedy from the deepest board."""
-        until = time.perf_counter() + self.cfg.backtrack_time_s
+        until = time.perf_counter() + self.cfg.backtrack_wall_s
         excluded: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in self.regions]
         deepest = self.state.copy()
         ended = "complete"

@@ -1,7 +1,7 @@
 """The beam construction as the run calls it, with its construction info.
 
 It builds the fill order and candidate tables once, spends at most its CPU share (its own
-``time_limit_s``, capped by the run's deadline) and returns a complete, valid board.
+``time_limit_cpu_s``, capped by the run's deadline) and returns a complete, valid board.
 """
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ def build_beam(
     stop: Stop | None,
     report: Callable[[str], None] | None = None,
 ) -> tuple[Board, dict]:
-    """One beam, or beams with fresh draws while CPU time is left (cfg.time_limit_s); the best board.
+    """One beam, or beams with fresh draws while CPU time is left (cfg.time_limit_cpu_s); the best board.
     ``report`` gets a progress line (beams done, best so far, expansions per CPU s) every REPORT_EVERY_S."""
     start = time.process_time()
     lines = Ticks(report)
     order = make_order(puzzle, cfg.order, cfg.teeth)
     tables = build_tables(puzzle, order)
     rng_state = np.array([rng.integers(2**63)], dtype=np.uint64)
-    limit = _cap(cfg.time_limit_s, deadline_s)
+    limit = _cap(cfg.time_limit_cpu_s, deadline_s)
 
     def over() -> bool:
         return (stop is not None and stop()) or (limit is not None and time.process_time() - start >= limit)
@@ -63,7 +63,7 @@ def build_beam(
             lines.say(
                 f"beam: {beams} beam(s), best {best_score}/{puzzle.max_score}, {rate:,.0f} expansions per CPU s"
             )
-        if cfg.time_limit_s is None or over() or (limit is not None and used + last > limit):
+        if cfg.time_limit_cpu_s is None or over() or (limit is not None and used + last > limit):
             break
     cpu = time.process_time() - start
     info = {

@@ -2,7 +2,7 @@
 anything starts (no run folder, no process), rather than a run that hangs or runs out of memory.
 
 The limit is the smaller of two figures, both read when the run starts:
-- cores: ``PER_CORE`` workers per usable core (CPU affinity). A worker's round is ``run.share_every_s`` wall
+- cores: ``PER_CORE`` workers per usable core (CPU affinity). A worker's round is ``run.share_every_wall_s`` wall
   seconds at most; past 32 workers a core, each gets under 1/32 of a core, a 10 s round less than 0.3 CPU s
   of search, and the run's own process (answers, checkpoints of every worker's state) falls behind;
 - memory: the memory available now (``MemAvailable`` of /proc/meminfo) divided by ``WORKER_MB``, the resident

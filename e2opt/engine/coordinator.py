@@ -3,9 +3,10 @@
 The workers search in rounds (round.py): the one worker of a run in the run's own process, several on
 local processes or on a Dask cluster (executors/). The coordinator, in the process that started the run,
 gathers each round's answer and keeps what stays one per run: events.jsonl, best.board (always the run's
-best, verified, written atomically), the progress line, the checkpoint (every worker's state) and result.json. Every ``run.share_every_s`` seconds
-(or at every meeting, with ``run.sync_every_moves``) it publishes the elite: the best distinct boards the
-workers found, each verified, from which stagnated workers restart. A round lost with its process (kill -9,
+best, verified, written atomically), the progress line, the checkpoint (every worker's state) and
+result.json. Every ``run.share_every_wall_s`` seconds (or at every meeting, with ``run.sync_every_moves``) it
+publishes the elite: the best distinct boards the workers found, each verified, from which stagnated
+workers restart. A round lost with its process (kill -9,
 a lost Dask worker) is submitted again from the state the coordinator holds; the others go on.
 """
 
@@ -60,16 +61,17 @@ class Coordinator:
         cfg = team.cfg
         self.sync = cfg.run.sync_every_moves
         out = cfg.output
-        progress_s = out.progress_every_s * 2 if progress.live else out.log_every_s
+        progress_s = out.progress_every_wall_s * 2 if progress.live else out.log_every_wall_s
         self.round_s = max(
-            0.5, min(cfg.run.share_every_s, out.checkpoint_every_s, out.stats_every_s, progress_s)
+            0.5,
+            min(cfg.run.share_every_wall_s, out.checkpoint_every_wall_s, out.stats_every_wall_s, progress_s),
         )
         self.stop_file = team.dir / STOP_FILE
         self.t0 = time.time() - team.clock.wall()
         now = time.perf_counter()
-        self.next_share = now + cfg.run.share_every_s
-        self.next_checkpoint = now + out.checkpoint_every_s
-        self.next_stats = now + out.stats_every_s
+        self.next_share = now + cfg.run.share_every_wall_s
+        self.next_checkpoint = now + out.checkpoint_every_wall_s
+        self.next_stats = now + out.stats_every_wall_s
         self.last_stats = (team.clock.wall(), sum(team.moves))
         self.last_worker_moves = list(team.moves)
         self.claims = 0  # submissions so far; with the start time, each one's token (roles/guard.py)
@@ -240,10 +242,10 @@ class Coordinator:
         """Publish when ``share``; checkpoint and log statistics when they are due."""
         team, out = self.team, self.team.cfg.output
         if share:
-            self.next_share = time.perf_counter() + team.cfg.run.share_every_s
+            self.next_share = time.perf_counter() + team.cfg.run.share_every_wall_s
             team.publish(self.events)
         if time.perf_counter() >= self.next_checkpoint:
-            self.next_checkpoint = time.perf_counter() + out.checkpoint_every_s
+            self.next_checkpoint = time.perf_counter() + out.checkpoint_every_wall_s
             team.checkpoint(self.events)
         if time.perf_counter() >= self.next_stats:
             self.stats()
@@ -252,7 +254,7 @@ class Coordinator:
         """A stats event: the run's and each worker's moves per second over the interval since the last one
         (the live view shows these, not a mean since the start or since a resume)."""
         team = self.team
-        self.next_stats = time.perf_counter() + team.cfg.output.stats_every_s
+        self.next_stats = time.perf_counter() + team.cfg.output.stats_every_wall_s
         info = team.info()
         wall, moves = info["wall_s"], info["iteration"]
         span = max(wall - self.last_stats[0], 1e-9)

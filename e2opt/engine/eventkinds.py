@@ -171,7 +171,7 @@ class Checkpoint(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Stats(Event):
-    """The team's figures every ``output.stats_every_s``; ``workers`` lists each one's score and moves."""
+    """The team's figures every ``output.stats_every_wall_s``; ``workers`` lists each one's score and moves."""
 
     kind: ClassVar[str] = "stats"
     moves_per_s: Number | None = None

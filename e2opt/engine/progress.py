@@ -33,7 +33,7 @@ class Progress:
         self.stream = stream or sys.stdout
         self.quiet = quiet
         self.live = self.stream.isatty()
-        self.every = cfg.output.progress_every_s if self.live else cfg.output.log_every_s
+        self.every = cfg.output.progress_every_wall_s if self.live else cfg.output.log_every_wall_s
         self.block: list[str] = []  # the lines of the view on the terminal now, the cursor just below them
         self.lock = threading.Lock()
 

@@ -130,7 +130,7 @@ def _say(quiet: bool, line: str) -> None:
 
 def spent_wall_s(run_dir: Path) -> float:
     """The run's wall seconds so far as its events tell them: the latest ``wall_s`` any event carries (the
-    coordinator writes statistics every ``output.stats_every_s``, constructions or not)."""
+    coordinator writes statistics every ``output.stats_every_wall_s``, constructions or not)."""
     latest = 0.0
     for event in read_events(run_dir):
         wall = event.get("wall_s")

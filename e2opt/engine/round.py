@@ -133,13 +133,13 @@ class Worker:
         self.notice.offer(self.events[-1])
 
     def note_plateau(self, kind: str, info: dict) -> None:
-        """A plateau event, at most one of each kind per ``output.stats_every_s``: plateaus come many times a
+        """A plateau event, at most one of each kind per ``output.stats_every_wall_s``: plateaus come many times a
         second, so events.jsonl grows with time, not with moves (the running totals say how many there were)."""
         wall = self.clock.wall()
         due = self.meta.next_plateau_event
         if wall < due.get(kind, 0.0):
             return
-        due[kind] = wall + self.cfg.output.stats_every_s
+        due[kind] = wall + self.cfg.output.stats_every_wall_s
         st = self.search.state
         self.events.append(
             {

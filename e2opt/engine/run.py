@@ -2,7 +2,7 @@
 
 A run folder ``runs/<UTC stamp>_<name>_s<seed>/`` holds its marker (runfolder.py), config.yaml
 (resolved), inputs/ (copies of the puzzle and a warm-start board), events.jsonl, best.board (rewritten at
-every new best), checkpoint (every ``output.checkpoint_every_s``), result.json at the end, score.png and
+every new best), checkpoint (every ``output.checkpoint_every_wall_s``), result.json at the end, score.png and
 best.svg, and .lock, held by the one process that owns the folder (core/folderlock.py). resume.py continues a
 run from its checkpoint.
 """

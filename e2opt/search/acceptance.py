@@ -2,7 +2,7 @@
 
 Annealing keeps a loss of d joins with probability exp(-d / T); T cools geometrically from t_start to t_end
 over the run's budget: its CPU budget if it has one, else its iteration budget, else repeated coolings of
-``period_s`` CPU seconds. With a budget, ``reheats`` splits it into reheats + 1 equal coolings, each from
+``period_cpu_s`` CPU seconds. With a budget, ``reheats`` splits it into reheats + 1 equal coolings, each from
 t_start (the reheats of a destroy-and-repair search's outer annealing). The temperature lives in
 state.extra (checkpointed with the rest).
 """
@@ -55,7 +55,7 @@ class Acceptance:
             laps = min((cpu_s if self._cpu_budget else iteration) / budget, 1.0) * (self.cfg.reheats + 1)
             progress = 1.0 if laps >= self.cfg.reheats + 1 else laps - math.floor(laps)
         else:
-            progress = (cpu_s % self.cfg.period_s) / self.cfg.period_s
+            progress = (cpu_s % self.cfg.period_cpu_s) / self.cfg.period_cpu_s
         self.temperature[0] = self.cfg.t_start * (self.cfg.t_end / self.cfg.t_start) ** progress
 
     def undoes(self, delta: int) -> bool:

@@ -42,14 +42,14 @@ class AcceptanceConfig:
     kind: Literal["tabu", "annealing"] = "tabu"
     t_start: float = 1.0  # temperature in joins: a loss of d joins is kept with probability exp(-d / T)
     t_end: float = 0.1  # geometric cooling from t_start to t_end over the run's CPU or iteration budget
-    period_s: float = 300.0  # CPU seconds of one cooling when the run has no such budget (then reheat)
+    period_cpu_s: float = 300.0  # CPU seconds of one cooling when the run has no such budget (then reheat)
     reheats: int = 0  # with a budget: back to t_start this many times (reheats + 1 equal coolings)
 
     def __post_init__(self):
         positive("reheats", self.reheats, allow_zero=True)
         positive("t_start", self.t_start)
         positive("t_end", self.t_end)
-        positive("period_s", self.period_s)
+        positive("period_cpu_s", self.period_cpu_s)
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class SearchConfig:
     restart_after: int | None = (
         None  # intensifications without a new best before a restart (run.restart_from)
     )
-    restart_after_s: float | None = None  # or wall seconds without a new best
+    restart_after_wall_s: float | None = None  # or wall seconds without a new best
     moves: MovesConfig = field(default_factory=MovesConfig)  # docs/moves.md
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     acceptance: AcceptanceConfig = field(default_factory=AcceptanceConfig)
@@ -78,7 +78,7 @@ class SearchConfig:
         positive("diversify_swaps", self.diversify_swaps, allow_zero=True)
         positive("intensify_after", self.intensify_after)
         positive("restart_after", self.restart_after)
-        positive("restart_after_s", self.restart_after_s)
+        positive("restart_after_wall_s", self.restart_after_wall_s)
 
     @classmethod
     def of(cls, **settings: Any) -> SearchConfig:

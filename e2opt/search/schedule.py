@@ -5,7 +5,7 @@ Weights are shares of CPU time, so a move is called with probability share / (CP
 schedule (ALNS roulette, Ropke and Pisinger 2006) re-estimates every ``segment`` moves: each move's
 gain (net score change, at least 0) per CPU second in the segment, normalised, mixed into its share with
 the reaction factor; no share falls below ``floor`` times its configured one. Costs are measured
-(moving averages of process time) unless a move sets ``cost_ms``; with every cost nominal, the schedule is
+(moving averages of process time) unless a move sets ``cost_cpu_ms``; with every cost nominal, the schedule is
 reproducible. Everything it learns lives in state.extra, so a resumed run continues it.
 """
 
@@ -31,7 +31,7 @@ class Schedule:
         m = len(names)
         base = np.array([s.weight for s in settings], dtype=np.float64)
         self.base = base / base.sum()
-        self.nominal = np.array([(s.cost_ms or 0.0) / 1000.0 for s in settings], dtype=np.float64)
+        self.nominal = np.array([(s.cost_cpu_ms or 0.0) / 1000.0 for s in settings], dtype=np.float64)
         self.timed = m > 1 and bool(np.any(self.nominal == 0.0))
         extra = state.extra
         if extra.get("sched_share", np.zeros(0)).shape != (m,):

@@ -30,7 +30,7 @@ def _warm_move(name: str) -> None:
     """Run the move alone (with the move whose settings it shares) for a few moves of a tiny puzzle."""
     puzzle, _ = generate(6, 6, 3, 4, 1)
     entry = MOVES[name]
-    settings = {name: entry.settings(cost_ms=0.1, **dict(entry.options.warm))}
+    settings = {name: entry.settings(cost_cpu_ms=0.1, **dict(entry.options.warm))}
     if entry.options.shares is not None:
         settings[entry.options.shares] = MOVES[entry.options.shares].settings(weight=0.0)
     moves = MovesConfig(**{"assignment": None, **settings})

@@ -197,7 +197,7 @@ SMOKE: list[Entry] = [
     ("clique_bench.py", "--puzzles {set2_3} --seeds 1 --qs 1000 2000 --min-cap 0.2 --out {tmp}/c.jsonl", {}, None, check_clique),
     ("clique_move_bench.py", "{e2} {e2_board} --windows 1 --size 4 4 --qs 1000 --out {tmp}/cm.jsonl", {}, None, check_clique_move),
     ("clique_6x6.sh", "", {"PUZZLES": "{set1_4}", "SEEDS": "1", "SELECTIONS": "1e4"}, None, check_table_line("seed 1: clique 16/16")),
-    ("cpsat_bench.py", "--instance {set1_4} --relaxed 0 --seeds 1 --set time_limit_s=2 --out {tmp}/cs.jsonl", {}, None, check_cpsat),
+    ("cpsat_bench.py", "--instance {set1_4} --relaxed 0 --seeds 1 --set time_limit_wall_s=2 --out {tmp}/cs.jsonl", {}, None, check_cpsat),
     ("cpsat_memory.py", "--sizes 4 --limit 0.5 --out {tmp}/mem.md", {}, None, check_cpsat_memory),
     ("dfs_bench.py", "{set1_4} --seeds 1 --dfs-s 0.2 --total-s 1 --out {tmp}/d.jsonl --boards {tmp}/boards", {}, None, check_dfs),
     ("dfs_pipeline.sh", "1 1 {set1_4}", {"BOARDS": "{tmp}/boards"}, None, check_dfs_pipeline),

@@ -30,11 +30,11 @@ def config(tmp_path: Path) -> Path:
     data = {
         "instance": str(ROOT / "instances/brendan_set2/set2_10x10.txt"),
         "seed": 1,
-        "construct": {"method": "beam", "beam": {"width": 256, "time_limit_s": 1}},
+        "construct": {"method": "beam", "beam": {"width": 256, "time_limit_cpu_s": 1}},
         "search": {"moves": {"assignment": {"holes": 16}}},
         "stop": {"max_wall_s": 5},
         "run": {"workers": 2},
-        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_s": 600},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_wall_s": 600},
     }
     path = tmp_path / "run.yaml"
     path.write_text(yaml.safe_dump(data))

@@ -216,17 +216,17 @@ def test_interrupted_and_any_of_start_untriggered_with_their_reasons():
 # --- config.py: every range check, at its bound, with its message ---
 
 RANGE_CHECKS = [
-    (CpSatConfig, "relaxed", True), (CpSatConfig, "time_limit_s", False), (CpSatConfig, "num_workers", False),
+    (CpSatConfig, "relaxed", True), (CpSatConfig, "time_limit_wall_s", False), (CpSatConfig, "num_workers", False),
     (CpSatConfig, "symmetry_level", True), (CpSatConfig, "probing_level", True),
-    (CpSatConfig, "max_presolve_iterations", False), (CpSatConfig, "restarts", True),
+    (CpSatConfig, "max_presolve_iterations", False), (CpSatConfig, "max_attempts", False),
     (CpSatConfig, "fallback_rounds", True), (CpSatConfig, "fallback_step", False),
-    (CpSatConfig, "fallback_time_limit_s", False),
+    (CpSatConfig, "fallback_time_limit_wall_s", False),
     (AssignmentConfig, "bias", True), (AssignmentConfig, "reverse_penalty", True), (AssignmentConfig, "cost_noise", True),
     (SearchConfig, "plateau", False), (SearchConfig, "diversify_swaps", True), (SearchConfig, "intensify_after", False),
     (StopConfig, "max_wall_s", False), (StopConfig, "max_cpu_s", False), (StopConfig, "max_iterations", True),
     (StopConfig, "target_score", False), (StopConfig, "max_intensifications", False),
-    (OutputConfig, "checkpoint_every_s", False), (OutputConfig, "stats_every_s", False),
-    (OutputConfig, "progress_every_s", False), (OutputConfig, "log_every_s", False),
+    (OutputConfig, "checkpoint_every_wall_s", False), (OutputConfig, "stats_every_wall_s", False),
+    (OutputConfig, "progress_every_wall_s", False), (OutputConfig, "log_every_wall_s", False),
     (RunConfig, "seed", True),
 ]  # fmt: skip
 

@@ -108,9 +108,9 @@ def test_huge_files_are_refused_before_they_are_read(tmp_path):
 
 def test_yaml_scientific_notation_is_a_number_and_duplicate_keys_are_an_error(tmp_path):
     cfg = load_config(
-        write_config(tmp_path, "output: {checkpoint_every_s: 1e2}\n"), ["stop.max_iterations=1e3"]
+        write_config(tmp_path, "output: {checkpoint_every_wall_s: 1e2}\n"), ["stop.max_iterations=1e3"]
     )
-    assert cfg.output.checkpoint_every_s == 100.0 and cfg.stop.max_iterations == 1000
+    assert cfg.output.checkpoint_every_wall_s == 100.0 and cfg.stop.max_iterations == 1000
     with pytest.raises(
         ConfigError, match=r"c\.yaml, line 5: not valid YAML: duplicate key 'seed' \(first on line 2\)"
     ):

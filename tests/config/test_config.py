@@ -40,9 +40,9 @@ def base(**extra) -> dict:
         (base(stop={"max_iterations": 1.5}), "stop.max_iterations", "integer"),
         (base(seed=True), "seed", "integer"),
         (base(construct={"method": "board"}), "construct.board", "needs a path"),
-        (base(output={"checkpoint_every_s": 0}), "output.checkpoint_every_s", "positive"),
+        (base(output={"checkpoint_every_wall_s": 0}), "output.checkpoint_every_wall_s", "positive"),
         (base(construct={"cpsat": {"num_workers": 0}}), "construct.cpsat.num_workers", "positive"),
-        (base(output={"checkpoint_every_s": float("nan")}), "output.checkpoint_every_s", "finite"),
+        (base(output={"checkpoint_every_wall_s": float("nan")}), "output.checkpoint_every_wall_s", "finite"),
         (base(stop={"max_wall_s": float("nan")}), "stop.max_wall_s", "finite number, got nan"),
         (base(stop={"max_cpu_s": float("inf")}), "stop.max_cpu_s", "finite number, got inf"),
         (base(search={"bias": float("nan")}), "search.bias", "finite"),
@@ -200,5 +200,8 @@ def test_a_stored_config_in_paper_001_names_loads_as_before(tmp_path):
     ]
     data["instance"], data["output"]["runs_dir"] = str(INSTANCE), str(tmp_path)
     assignment = load_config(write(tmp_path, data)).search.assignment
-    assert (assignment.weight, assignment.cost_ms) == (1.0, 0.2)  # from the section, the rest from the top
+    assert (assignment.weight, assignment.cost_cpu_ms) == (
+        1.0,
+        0.2,
+    )  # from the section, the rest from the top
     assert all(to_plain(getattr(assignment, key)) == data["search"][key] for key in ASSIGNMENT_KEYS)

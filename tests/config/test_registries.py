@@ -142,7 +142,7 @@ def _quick(settings: type) -> object:
     """A move's default settings with a short cost, a short CP-SAT time and few clique selections where it has
     them (its windows, and so the signatures of its kernels, stay the default ones)."""
     short = {"deterministic_limit": 0.005, "selections": 1000}
-    return settings(cost_ms=0.1, **{k: v for k, v in short.items() if k in settings.__dataclass_fields__})
+    return settings(cost_cpu_ms=0.1, **{k: v for k, v in short.items() if k in settings.__dataclass_fields__})
 
 
 @pytest.mark.parametrize("kind", ["tabu", "annealing"])

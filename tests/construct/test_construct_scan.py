@@ -203,7 +203,7 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
     data = {
         "instance": str(SET1 / "set1_07x07.txt"),
         "seed": 3,
-        "construct": {"method": method, method: {"time_limit_s": 0.3}},
+        "construct": {"method": method, method: {"time_limit_cpu_s": 0.3}},
         "search": {"moves": {"assignment": {"holes": 6}}},
         "stop": {"max_iterations": 50},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
@@ -225,7 +225,7 @@ def test_beam_reports_progress_while_it_runs(monkeypatch):
     monkeypatch.setattr(ticks, "REPORT_EVERY_S", 0.0)
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
     lines: list[str] = []
-    cfg = BeamConfig(width=8, fanout=2, time_limit_s=0.3)
+    cfg = BeamConfig(width=8, fanout=2, time_limit_cpu_s=0.3)
     build_beam(puzzle, cfg, np.random.default_rng(1), None, None, lines.append)
     beam = r"beam: (\d+) beam\(s\), best (\d+)/480, [\d,]+ expansions per CPU s"
     assert lines and all(re.fullmatch(beam, line) for line in lines)

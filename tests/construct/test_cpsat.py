@@ -32,7 +32,7 @@ from e2opt.fill.order import spiral as spiral_order
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 SET1 = INSTANCES / "brendan_set1"
-FAST = CpSatConfig(relaxed=0, time_limit_s=60.0, restarts=0, fallback=())
+FAST = CpSatConfig(relaxed=0, time_limit_wall_s=60.0, max_attempts=1, fallback=())
 
 
 def puzzle(name: str) -> Puzzle:
@@ -154,7 +154,7 @@ def test_r_empty_finds_a_perfect_board(name):
 @pytest.mark.parametrize("name", ["set1_05x06.txt", "set1_06x06.txt"])
 def test_r_empty_finds_a_perfect_board_on_larger_set1_puzzles(name):
     p = read_puzzle(SET1 / name)
-    cfg = dataclasses.replace(FAST, variable_strategy="min_domain", time_limit_s=300.0)
+    cfg = dataclasses.replace(FAST, variable_strategy="min_domain", time_limit_wall_s=300.0)
     board, info = construct_cpsat(p, cfg, np.random.default_rng(1))
     assert_valid(p, board)
     assert score(p, board) == p.max_score, info
@@ -259,7 +259,7 @@ def test_same_seed_single_worker_gives_the_same_board():
 
 def test_no_solution_in_time_falls_back_to_a_random_board():
     p = puzzle("eternity2.txt")
-    cfg = CpSatConfig(relaxed=0, time_limit_s=0.5, restarts=0, fallback=(), table="element")
+    cfg = CpSatConfig(relaxed=0, time_limit_wall_s=0.5, max_attempts=1, fallback=(), table="element")
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["fallback_used"] and info["fallback"] == "random"
@@ -269,7 +269,9 @@ def test_no_solution_in_time_falls_back_to_a_random_board():
 
 def test_infeasible_round_falls_back_to_more_relaxed_cells():
     p = unsolvable_4x4()
-    cfg = CpSatConfig(relaxed=0, restarts=0, fallback=("more_relaxed",), fallback_rounds=3, fallback_step=1)
+    cfg = CpSatConfig(
+        relaxed=0, max_attempts=1, fallback=("more_relaxed",), fallback_rounds=3, fallback_step=1
+    )
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["status"][0] == "INFEASIBLE" and info["fallback"] == "more_relaxed"
@@ -279,7 +281,7 @@ def test_infeasible_round_falls_back_to_more_relaxed_cells():
 
 def test_max_matches_fallback_maximises_matched_joins():
     p = unsolvable_4x4()
-    cfg = CpSatConfig(relaxed=0, restarts=0, fallback=("max_matches",), fallback_time_limit_s=20.0)
+    cfg = CpSatConfig(relaxed=0, max_attempts=1, fallback=("max_matches",), fallback_time_limit_wall_s=20.0)
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["status"] == ["INFEASIBLE", "OPTIMAL"] and info["fallback"] == "max_matches"
@@ -314,7 +316,11 @@ def test_deadline_leaves_no_time_so_the_board_is_random():
 def test_a_skipped_round_does_not_end_the_fallback_chain(monkeypatch):
     p = unsolvable_4x4()
     cfg = CpSatConfig(
-        relaxed=0, restarts=1, fallback=("more_relaxed", "max_matches"), fallback_rounds=3, fallback_step=1
+        relaxed=0,
+        max_attempts=2,
+        fallback=("more_relaxed", "max_matches"),
+        fallback_rounds=3,
+        fallback_step=1,
     )
     big = cpsat.memory_estimate_mb(p, [])  # the hard rounds with no relaxed cell: "too big" for this test
     monkeypatch.setattr(cpsat, "available_memory_mb", lambda: big - 0.001)
@@ -330,7 +336,7 @@ def test_a_skipped_round_does_not_end_the_fallback_chain(monkeypatch):
 
 def test_no_round_runs_past_the_deadline_model_building_included():
     p = puzzle("eternity2.txt")
-    cfg = CpSatConfig(relaxed=0, restarts=2, fallback=(), table="element", time_limit_s=30)
+    cfg = CpSatConfig(relaxed=0, max_attempts=3, fallback=(), table="element", time_limit_wall_s=30)
     start = time.perf_counter()
     _board, info = construct_cpsat(p, cfg, np.random.default_rng(0), deadline_s=5.0)
     assert time.perf_counter() - start < 5.0 and info["wall_s"] < 5.0, info
@@ -342,7 +348,7 @@ def test_no_round_runs_past_the_deadline_model_building_included():
 
 def test_deadline_shortens_the_round_or_skips_a_table_model_too_big_to_load_in_time():
     p = puzzle("eternity2.txt")
-    cfg = CpSatConfig(relaxed=0, restarts=0, fallback=(), table="element")
+    cfg = CpSatConfig(relaxed=0, max_attempts=1, fallback=(), table="element")
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0), deadline_s=5.0)
     assert_valid(p, board)
     assert info["status"] == ["UNKNOWN"] and info["rounds"][0]["time_limit_s"] <= 5.0 - 1.5
@@ -368,7 +374,7 @@ def test_solver_log_is_written_when_asked(tmp_path):
     ("field", "value", "message"),
     [
         ("relaxed", -1, "relaxed: must be non-negative"),
-        ("time_limit_s", 0, "time_limit_s: must be positive"),
+        ("time_limit_wall_s", 0, "time_limit_wall_s: must be positive"),
         ("num_workers", 0, "num_workers: must be positive"),
         ("symmetry_level", -1, "symmetry_level: must be non-negative"),
         ("max_presolve_iterations", 0, "max_presolve_iterations: must be positive"),
@@ -393,10 +399,10 @@ def test_a_model_cpsat_cannot_take_falls_back_instead_of_failing(monkeypatch):
     p = puzzle("brendan_set1/set1_04x04.txt")
     cfg = CpSatConfig(
         relaxed=0,
-        restarts=0,
+        max_attempts=1,
         fallback=("more_relaxed", "max_matches"),
         fallback_step=2,
-        fallback_time_limit_s=10.0,
+        fallback_time_limit_wall_s=10.0,
     )
     board, info = construct_cpsat(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
@@ -406,7 +412,9 @@ def test_a_model_cpsat_cannot_take_falls_back_instead_of_failing(monkeypatch):
 
 def test_a_stop_request_ends_the_round_at_once_and_starts_no_other():
     p = puzzle("eternity2.txt")
-    cfg = CpSatConfig(relaxed=0, time_limit_s=60.0, table="element", fallback=("more_relaxed", "max_matches"))
+    cfg = CpSatConfig(
+        relaxed=0, time_limit_wall_s=60.0, table="element", fallback=("more_relaxed", "max_matches")
+    )
     calls = []
 
     def stop_after_a_second() -> bool:
@@ -421,7 +429,7 @@ def test_a_stop_request_ends_the_round_at_once_and_starts_no_other():
 
 def test_restarts_draw_new_relaxed_cells_until_one_round_solves():
     p = unsolvable_4x4()  # no perfect board: a round is solvable only when R relaxes a join that allows one
-    cfg = CpSatConfig(relaxed=1, restarts=60, fallback=())
+    cfg = CpSatConfig(relaxed=1, max_attempts=61, fallback=())
     board, info = construct_cpsat(p, cfg, np.random.default_rng(3))
     assert_valid(p, board)
     statuses = info["status"]

@@ -64,15 +64,15 @@ def _dfs_chunks(n):
 
 
 def test_dfs_limit_leaves_the_completions_their_share_and_never_more_than_their_cost():
-    h = HarvestConfig(complete=2, cpsat_s=5, repair_s=20, deadline_share=0.25)
-    cfg = _cfg(time_limit_s=10, harvest=h)
+    h = HarvestConfig(complete=2, cpsat_wall_s=5, repair_cpu_s=20, deadline_share=0.25)
+    cfg = _cfg(time_limit_cpu_s=10, harvest=h)
     assert completion_cost(h) == 30
     assert dfs_limit(cfg, None, 0.0) == 10  # no deadline: the DFS's own limit, completions on top
     assert dfs_limit(cfg, None, 3.0) == 7  # a pilot's 3 s count in the DFS's own limit
     assert dfs_limit(cfg, 25, 0.0) == 10  # 25 - 6.25 leaves more than the DFS wants
     assert dfs_limit(cfg, 8, 0.5) == pytest.approx(8 - 2 - 0.5)
     assert dfs_limit(cfg, 8, 9.0) == 0.0
-    cheap = _cfg(time_limit_s=100, harvest=HarvestConfig(complete=1, cpsat_s=1, repair_s=1))
+    cheap = _cfg(time_limit_cpu_s=100, harvest=HarvestConfig(complete=1, cpsat_wall_s=1, repair_cpu_s=1))
     assert dfs_limit(cheap, 100, 0.0) == pytest.approx(100 - 3)  # reserve = the completions' cost (3) < 25
 
 
@@ -83,8 +83,8 @@ def test_dfs_and_completions_keep_within_the_deadline(tmp_path, deadline):
 
     p = generate(7, 7, 3, 5, 2, hints=1, recolour=5)[0]
     cfg = _cfg(
-        scale_from=None, teeth=3, breaks=((30, 1), (36, 2), (42, 3)), quota=(), time_limit_s=60,
-        harvest=HarvestConfig(min_placed=40, complete=3, cpsat_s=10, repair_s=20),
+        scale_from=None, teeth=3, breaks=((30, 1), (36, 2), (42, 3)), quota=(), time_limit_cpu_s=60,
+        harvest=HarvestConfig(min_placed=40, complete=3, cpsat_wall_s=10, repair_cpu_s=20),
     )  # fmt: skip
     began = time.process_time()
     board, info = build_dfs(p, cfg, np.random.default_rng(1), deadline, tmp_path, None)
@@ -101,7 +101,7 @@ def test_repeated_calls_on_one_folder_never_complete_a_board_twice(tmp_path):
     p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
     cfg = _cfg(
         scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(), node_budget=300_000,
-        harvest=HarvestConfig(min_placed=31, pool_size=50, complete=3, cpsat_s=0.5, repair_s=0.05),
+        harvest=HarvestConfig(min_placed=31, pool_size=50, complete=3, cpsat_wall_s=0.5, repair_cpu_s=0.05),
     )  # fmt: skip
     seen: set[str] = set()
     for call in range(4):
@@ -126,7 +126,7 @@ def test_a_completion_that_repeats_a_board_made_before_is_replaced_by_the_next_p
     p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
     cfg = _cfg(
         scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)), quota=(), node_budget=300_000,
-        harvest=HarvestConfig(min_placed=31, pool_size=50, complete=1, cpsat_s=0.5, repair_s=0.05),
+        harvest=HarvestConfig(min_placed=31, pool_size=50, complete=1, cpsat_wall_s=0.5, repair_cpu_s=0.05),
     )  # fmt: skip
     real, first, same = build.complete, [], [0]  # same[0]: completions still to answer with the first board
 
@@ -183,7 +183,7 @@ def test_a_call_with_nothing_new_harvested_completes_its_own_deepest_partial(tmp
     p = generate(6, 6, 3, 4, 3, hints=1, recolour=6)[0]
     cfg = _cfg(
         scale_from=None, teeth=3, breaks=(), quota=(), node_budget=200_000,
-        harvest=HarvestConfig(min_placed=36, complete=2, cpsat_s=0.5, repair_s=0.05),
+        harvest=HarvestConfig(min_placed=36, complete=2, cpsat_wall_s=0.5, repair_cpu_s=0.05),
     )  # fmt: skip
     deepest = []
     for call in range(3):
@@ -202,7 +202,7 @@ def test_a_call_with_nothing_new_harvested_completes_its_own_deepest_partial(tmp
 def test_the_deepest_partial_of_a_call_is_reached_in_that_call(tmp_path):
     p = generate(6, 6, 3, 4, 3, hints=1, recolour=6)[0]
     cfg = _cfg(scale_from=None, teeth=3, breaks=(), quota=(), node_budget=10**9,
-                         harvest=HarvestConfig(min_placed=36, complete=1, cpsat_s=0.5, repair_s=0))  # fmt: skip
+                         harvest=HarvestConfig(min_placed=36, complete=1, cpsat_wall_s=0.5, repair_cpu_s=0))  # fmt: skip
     first = _run(p, cfg, 4, tmp_path)
     first.run(max_nodes=300_000, chunk=1 << 14)
     second = _run(p, cfg, 4, tmp_path)
@@ -221,7 +221,7 @@ def test_a_completion_with_touching_holes_keeps_within_its_cpu_share(budget):
     from e2opt.construct.finish import non_adjacent
 
     p = generate(8, 8, 3, 5, 2, hints=1, recolour=5)[0]
-    h = HarvestConfig(min_placed=60, cpsat_s=10, repair_s=20)
+    h = HarvestConfig(min_placed=60, cpsat_wall_s=10, repair_cpu_s=20)
     cfg = _cfg(scale_from=None, teeth=3, breaks=((40, 1), (50, 2), (55, 3)), quota=(), harvest=h)
     run = _run(p, cfg, 3)
     run.run(max_nodes=200_000, chunk=1 << 14)
@@ -239,8 +239,8 @@ def test_a_stop_request_ends_the_completions_with_one_board(tmp_path):
     """A signal during a producer's construction: one completed board, its repair cut short (not 3 x 20 s)."""
     p = generate(7, 7, 3, 5, 2, hints=1, recolour=5)[0]
     cfg = _cfg(
-        scale_from=None, teeth=3, breaks=((30, 1), (36, 2), (42, 3)), quota=(), time_limit_s=60,
-        harvest=HarvestConfig(min_placed=40, complete=3, cpsat_s=10, repair_s=20),
+        scale_from=None, teeth=3, breaks=((30, 1), (36, 2), (42, 3)), quota=(), time_limit_cpu_s=60,
+        harvest=HarvestConfig(min_placed=40, complete=3, cpsat_wall_s=10, repair_cpu_s=20),
     )  # fmt: skip
     board, info = build_dfs(p, cfg, np.random.default_rng(1), None, tmp_path, _chunks(3))
     _assert_full_and_valid(p, board)

@@ -140,7 +140,7 @@ def test_a_completed_partial_is_valid_and_never_below_its_joins(seed):
     run.run(max_nodes=40_000, chunk=1 << 14)
     for cut in (len(run.best_codes), len(run.best_codes) - 5):  # the deepest, and one with touching holes
         partial = run.board(run.best_codes[:cut])
-        h = HarvestConfig(cpsat_s=0.5, repair_s=0.3 * (seed % 2))
+        h = HarvestConfig(cpsat_wall_s=0.5, repair_cpu_s=0.3 * (seed % 2))
         board, info = complete(p, partial, h, np.random.default_rng(seed))
         _assert_valid(p, board)
         assert not holes_of(board)

@@ -32,8 +32,8 @@ def _valid_score(puzzle, board) -> int:
 
 
 def test_zero_breaks_solve_clue_one_and_set_one_up_to_six_by_six():
-    cfg = DfsConfig(recipe="backtrack", breaks=(), node_budget=200_000, time_limit_s=20,
-                    harvest=HarvestConfig(complete=1, repair_s=0))  # fmt: skip
+    cfg = DfsConfig(recipe="backtrack", breaks=(), node_budget=200_000, time_limit_cpu_s=20,
+                    harvest=HarvestConfig(complete=1, repair_cpu_s=0))  # fmt: skip
     small = sorted(p for p in SET1.glob("set1_0*x0*.txt") if max(map(int, p.stem[5:].split("x"))) <= 6)
     paths = [INSTANCES / "clue1_6x6.txt", *small]
     assert len(paths) >= 10
@@ -47,7 +47,9 @@ def test_zero_breaks_solve_clue_one_and_set_one_up_to_six_by_six():
 def test_the_backtrack_preset_on_the_real_puzzle_builds_a_valid_board_and_reports():
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
     cfg = DfsConfig(
-        recipe="backtrack", time_limit_s=0.5, harvest=HarvestConfig(complete=1, cpsat_s=0.5, repair_s=0)
+        recipe="backtrack",
+        time_limit_cpu_s=0.5,
+        harvest=HarvestConfig(complete=1, cpsat_wall_s=0.5, repair_cpu_s=0),
     )
     board, info = build_dfs(puzzle, cfg, np.random.default_rng(3), None, None, None)
     assert _valid_score(puzzle, board) >= info["completion"]["partial_joins"]
@@ -57,8 +59,8 @@ def test_the_backtrack_preset_on_the_real_puzzle_builds_a_valid_board_and_report
 
 def test_same_seed_and_bounded_attempts_give_the_same_board():
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
-    cfg = DfsConfig(recipe="backtrack", node_budget=50_000, max_attempts=3, time_limit_s=100,
-                    harvest=HarvestConfig(complete=1, cpsat_s=0, repair_s=0))  # fmt: skip
+    cfg = DfsConfig(recipe="backtrack", node_budget=50_000, max_attempts=3, time_limit_cpu_s=100,
+                    harvest=HarvestConfig(complete=1, cpsat_wall_s=0, repair_cpu_s=0))  # fmt: skip
     one, a = build_dfs(puzzle, cfg, np.random.default_rng(9), None, None, None)
     two, b = build_dfs(puzzle, cfg, np.random.default_rng(9), None, None, None)
     three, _ = build_dfs(puzzle, cfg, np.random.default_rng(10), None, None, None)
@@ -81,14 +83,14 @@ def old_section(tmp_path, name: str, section: dict) -> DfsConfig:
     [
         ("breakdfs", {"breaks": [[180, 1], [200, 3]], "quota": [], "time_limit_s": 0.4, "max_attempts": 2,
                       "node_budget": 30_000, "harvest": {"complete": 1, "cpsat_s": 0.5, "repair_s": 0}},
-         DfsConfig(recipe="blackwood", breaks=((180, 1), (200, 3)), quota=(), abort=(), time_limit_s=0.4,
+         DfsConfig(recipe="blackwood", breaks=((180, 1), (200, 3)), quota=(), abort=(), time_limit_cpu_s=0.4,
                    max_attempts=2, node_budget=30_000, privileged=(),
-                   harvest=HarvestConfig(complete=1, cpsat_s=0.5, repair_s=0))),
+                   harvest=HarvestConfig(complete=1, cpsat_wall_s=0.5, repair_cpu_s=0))),
         ("backtrack", {"time_limit_s": 0.4, "max_restarts": 2, "node_budget": 30_000, "finish_width": 8},
-         DfsConfig(recipe="backtrack", time_limit_s=0.4, max_attempts=2, node_budget=30_000, scale_from=None,
+         DfsConfig(recipe="backtrack", time_limit_cpu_s=0.4, max_attempts=2, node_budget=30_000, scale_from=None,
                    frame_colour_breaks=True, privileged=(), privileged_frame=0, privileged_inner=3,
                    abort=((1_500, 0.35), (4_500, 0.5), (12_000, 0.59), (21_000, 0.645)),
-                   harvest=HarvestConfig(complete=1, cpsat_s=0.0, neighbours=False, beam_width=8, repair_s=0.0))),
+                   harvest=HarvestConfig(complete=1, cpsat_wall_s=0.0, neighbours=False, beam_width=8, repair_cpu_s=0.0))),
     ],
 )  # fmt: skip
 def test_an_old_section_is_read_as_the_dfs_section_that_builds_its_board(tmp_path, name, section, equivalent):
@@ -201,7 +203,7 @@ def test_the_dfs_reports_progress_while_it_runs(monkeypatch):
     monkeypatch.setattr(ticks, "REPORT_EVERY_S", 0.0)
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
     lines: list[str] = []
-    cfg = DfsConfig(time_limit_s=0.5, harvest=HarvestConfig(complete=1, cpsat_s=0, repair_s=0))
+    cfg = DfsConfig(time_limit_cpu_s=0.5, harvest=HarvestConfig(complete=1, cpsat_wall_s=0, repair_cpu_s=0))
     build_dfs(puzzle, cfg, np.random.default_rng(1), None, None, None, lines.append)
     pattern = r"dfs: attempt \d+, deepest (\d+)/256 placed, [\d,]+ nodes per CPU s"
     assert lines and all(re.fullmatch(pattern, line) for line in lines)

@@ -67,7 +67,7 @@ def brute_force(p: Puzzle) -> int:
 
 
 def config(**values) -> RegionsConfig:
-    return RegionsConfig(**{"time_limit_s": 5.0, "backtrack_time_s": 3.0, **values})
+    return RegionsConfig(**{"time_limit_wall_s": 5.0, "backtrack_wall_s": 3.0, **values})
 
 
 SHAPES = [
@@ -94,7 +94,7 @@ def test_regions_cover_every_free_cell_once(shape):
 def test_boards_are_valid_and_mismatches_add_up(mode, shape):
     p, _ = generate(6, 6, 3, 4, 11, 2)
     board, info = construct_regions(
-        p, config(mode=mode, backtrack_time_s=1.0, **shape), np.random.default_rng(1)
+        p, config(mode=mode, backtrack_wall_s=1.0, **shape), np.random.default_rng(1)
     )
     assert_valid(p, board)
     assert info["regions"] == len(region_list(p, config(**shape))) == len(info["mismatches_per_region"])
@@ -130,7 +130,7 @@ def test_one_region_solves_a_perfect_puzzle():
 @pytest.mark.parametrize("limit", [2.0, 1e-9])
 def test_warm_start_is_never_worse_than_its_rows_one_by_one(limit):
     p, _ = generate(6, 6, 3, 5, 8, 0)
-    board, info = construct_regions(p, config(height=2, time_limit_s=limit), np.random.default_rng(2))
+    board, info = construct_regions(p, config(height=2, time_limit_wall_s=limit), np.random.default_rng(2))
     assert_valid(p, board)
     starts = info["warm_start_joins_per_region"]
     assert None not in starts  # bands of 2 rows
@@ -187,7 +187,7 @@ def test_backtracking_cuts_the_previous_placement_and_terminates(monkeypatch):
 
     monkeypatch.setattr(regions_mod, "solve_region", spy)
     board, info = construct_regions(
-        p, config(mode="backtracking", backtrack_time_s=4.0), np.random.default_rng(0)
+        p, config(mode="backtracking", backtrack_wall_s=4.0), np.random.default_rng(0)
     )
     assert_valid(p, board)
     assert info["backtracks"] > 0
@@ -205,7 +205,7 @@ def test_backtracking_completes_a_perfect_puzzle():
     """A 4x4 puzzle whose perfect rows need a dozen backtracks (5x5 ones can need thousands)."""
     p, _ = generate(4, 4, 2, 5, 1, 0)
     board, info = construct_regions(
-        p, config(mode="backtracking", backtrack_time_s=20.0), np.random.default_rng(0)
+        p, config(mode="backtracking", backtrack_wall_s=20.0), np.random.default_rng(0)
     )
     assert_valid(p, board)
     assert info["backtracking_end"] == "complete" and info["backtracks"] > 0
@@ -214,7 +214,7 @@ def test_backtracking_completes_a_perfect_puzzle():
 
 def test_too_short_a_time_limit_falls_back_and_says_so(tmp_path):
     p, _ = generate(10, 10, 3, 6, 5, 0)
-    cfg = config(shape="blocks", height=10, width=10, time_limit_s=0.001, warm_start=False)
+    cfg = config(shape="blocks", height=10, width=10, time_limit_wall_s=0.001, warm_start=False)
     board, info = construct_regions(p, cfg, np.random.default_rng(0))
     assert_valid(p, board)
     assert info["fallback_used"] and info["regions_filled"] == 1 and info["regions_solved"] == 0
@@ -273,7 +273,7 @@ def test_run_records_construction_and_shows_progress(tmp_path, monkeypatch, caps
         ({"mode": "greedy2"}, "construct.regions.mode", "'backtracking'"),
         ({"height": 0}, "construct.regions.height", "positive"),
         ({"width": 2}, "construct.regions.width", "only blocks"),
-        ({"time_limit_s": -1}, "construct.regions.time_limit_s", "positive"),
+        ({"time_limit_wall_s": -1}, "construct.regions.time_limit_wall_s", "positive"),
         ({"candidates": "some"}, "construct.regions.candidates", "'best'"),
         ({"height": 5}, "construct.regions.height", "more than the 4"),
         ({"shape": "blocks", "width": 9}, "construct.regions.width", "more than the 4"),

@@ -35,7 +35,7 @@ def test_a_beam_on_a_starved_cpu_ends_at_the_runs_wall_deadline(tmp_path, monkey
     monkeypatch.setattr(scan, "time", starved)
     data = {
         "instance": str(SET1 / "set1_06x06.txt"),
-        "construct": {"method": "beam", "beam": {"width": 64, "time_limit_s": 30}},  # 25 min of wall here
+        "construct": {"method": "beam", "beam": {"width": 64, "time_limit_cpu_s": 30}},  # 25 min of wall here
         "stop": {"max_wall_s": 2},
         "run": {"workers": 1},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},

@@ -49,7 +49,7 @@ def config(tmp_path: Path) -> Path:
         "search": {"moves": {"assignment": {"holes": 6}}},
         "stop": {"max_iterations": 3000},
         "run": {"workers": 1},
-        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "checkpoint_every_s": 0.01},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "checkpoint_every_wall_s": 0.01},
     }
     (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
     return tmp_path / "run.yaml"

@@ -65,8 +65,8 @@ def write_config(tmp_path: Path, puzzle: Path, workers: int = 2, **sections) -> 
         "output": {
             "runs_dir": str(tmp_path / "runs"),
             "plots": False,
-            "log_every_s": 0.5,
-            "stats_every_s": 0.5,
+            "log_every_wall_s": 0.5,
+            "stats_every_wall_s": 0.5,
         },
     }
     return write_run_yaml(tmp_path, data, sections)
@@ -333,9 +333,9 @@ def test_constructing_lines_come_at_the_progress_cadence(tmp_path, hard):
         tmp_path,
         hard,
         workers=1,
-        construct={"method": "beam", "beam": {"width": 64, "time_limit_s": 1.5}},
+        construct={"method": "beam", "beam": {"width": 64, "time_limit_cpu_s": 1.5}},
         stop={"max_iterations": 10},
-        output={"log_every_s": 0.3},
+        output={"log_every_wall_s": 0.3},
     )
     shown = e2opt("run", slow)
     assert shown.returncode == 0, shown.stderr

@@ -120,8 +120,8 @@ def test_the_shipped_relaxed_sweep_runs_on_a_local_dask_cluster(tmp_path, local_
     seconds to build, which the test does not look at."""
     small = [
         f"instance={ROOT / 'instances' / 'meta2010_10x10.txt'}",
-        "construct.cpsat.time_limit_s=0.5",
-        "construct.cpsat.fallback_time_limit_s=0.5",
+        "construct.cpsat.time_limit_wall_s=0.5",
+        "construct.cpsat.fallback_time_limit_wall_s=0.5",
         "construct.cpsat.num_workers=1",
         "stop.max_iterations=30",
     ]
@@ -164,7 +164,7 @@ def test_a_killed_dask_worker_loses_no_run(tmp_path, cluster):
     spec = shorter_holes(tmp_path, [8, 16, 32])
     command = [sys.executable, "-m", "e2opt", "sweep", str(spec), "--executor", "dask", "--seeds", "1"]
     command += ["--scheduler", cluster.address, "--runs-dir", str(runs), "--set", "stop.max_cpu_s=2"]
-    command += ["--set", "output.checkpoint_every_s=0.5"]
+    command += ["--set", "output.checkpoint_every_wall_s=0.5"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     try:
         deadline = time.monotonic() + 90
@@ -200,7 +200,7 @@ def dfs_limits(config: Path) -> list[str]:
     budget (a 2 CPU s run of config/eternity2_blackwood.yaml takes 50 s wall), which the test does not check."""
     if "method: dfs" not in config.read_text():
         return []
-    return ["construct.dfs.harvest.cpsat_s=0.5", "construct.dfs.harvest.repair_s=0.5"]
+    return ["construct.dfs.harvest.cpsat_wall_s=0.5", "construct.dfs.harvest.repair_cpu_s=0.5"]
 
 
 @pytest.mark.slow
@@ -239,8 +239,13 @@ def test_a_dask_worker_killed_during_a_run_is_counted_in_result_events_and_repor
         "construct": {"method": "random"},
         "search": {"moves": {"assignment": {"holes": 16}}},
         "stop": {"max_wall_s": 14},
-        "run": {"workers": 2, "roles": {"producers": 0}, "share_every_s": 1},
-        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_s": 1, "stats_every_s": 1},
+        "run": {"workers": 2, "roles": {"producers": 0}, "share_every_wall_s": 1},
+        "output": {
+            "runs_dir": str(tmp_path / "runs"),
+            "plots": False,
+            "log_every_wall_s": 1,
+            "stats_every_wall_s": 1,
+        },
     }
     path = tmp_path / "run.yaml"
     path.write_text(yaml.safe_dump(data))

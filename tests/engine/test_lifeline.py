@@ -50,16 +50,16 @@ def config(tmp_path: Path, workers: int, wall_s: float = 3600, **sections) -> Pa
     data = {
         "instance": str(ROOT / "instances/brendan_set2/set2_10x10.txt"),
         "seed": 1,
-        "construct": {"method": "beam", "beam": {"width": 256, "time_limit_s": 2}},
+        "construct": {"method": "beam", "beam": {"width": 256, "time_limit_cpu_s": 2}},
         "search": {"moves": {"assignment": {"holes": 16}}},
         "stop": {"max_wall_s": wall_s},
         "run": {"workers": workers},
         "output": {
             "runs_dir": str(tmp_path / "runs"),
             "plots": False,
-            "stats_every_s": 0.5,
-            "log_every_s": 0.5,
-            "checkpoint_every_s": 2,
+            "stats_every_wall_s": 0.5,
+            "log_every_wall_s": 0.5,
+            "checkpoint_every_wall_s": 2,
         },
     }
     return write_run_yaml(tmp_path, data, sections)

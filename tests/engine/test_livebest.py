@@ -32,12 +32,12 @@ def scripted(tmp_path: Path) -> Path:
         "construct": {"method": "random"},
         "search": {"moves": {"assignment": {"holes": 16}}},
         "stop": {"max_wall_s": 15},
-        "run": {"workers": 2, "roles": {"producers": 0}, "share_every_s": 30},
+        "run": {"workers": 2, "roles": {"producers": 0}, "share_every_wall_s": 30},
         "output": {
             "runs_dir": str(tmp_path / "runs"),
             "plots": False,
-            "log_every_s": 0.2,
-            "stats_every_s": 1,
+            "log_every_wall_s": 0.2,
+            "stats_every_wall_s": 1,
         },
     }
     path = tmp_path / "run.yaml"

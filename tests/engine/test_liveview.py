@@ -120,14 +120,18 @@ def last_block(lines: list[str]) -> list[str]:
 def test_piped_view_of_a_pipeline_run_matches_a_recount_from_events(tmp_path, capsys):
     cfg = load_config(
         roles_config(
-            tmp_path, stop={"max_iterations": 6000}, output={"log_every_s": 0.2, "stats_every_s": 0.2}
+            tmp_path,
+            stop={"max_iterations": 6000},
+            output={"log_every_wall_s": 0.2, "stats_every_wall_s": 0.2},
         )
     )
     result = run_config(cfg, quiet=False)
     out = capsys.readouterr().out
     assert "\x1b[" not in out  # plain lines when piped
     lines = out.splitlines()
-    assert sum(" elapsed" in line for line in lines) >= 2  # a block at every log_every_s, and one at the end
+    assert (
+        sum(" elapsed" in line for line in lines) >= 2
+    )  # a block at every log_every_wall_s, and one at the end
     block = last_block(lines)
     check_block(block, Path(result.run_dir))
     assert "repairer" in block[1] and "producer" in block[2]
@@ -188,11 +192,11 @@ def hard_config(tmp_path: Path) -> Path:
     data = {
         "instance": str(SET1 / "set1_06x06.txt"),
         "seed": 1,
-        "construct": {"method": "beam", "beam": {"width": 64, "time_limit_s": 1.0}},
+        "construct": {"method": "beam", "beam": {"width": 64, "time_limit_cpu_s": 1.0}},
         "search": {"moves": {"assignment": {"holes": 6}}},
         "stop": {"max_iterations": 2000},
         "run": {"workers": 1},
-        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "progress_every_s": 0.05},
+        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "progress_every_wall_s": 0.05},
     }
     path = tmp_path / "run.yaml"
     path.write_text(yaml.safe_dump(data))

@@ -17,7 +17,7 @@ class FakeTerminal(io.StringIO):
 
 
 def config(**stop):
-    data = {"instance": str(SET1 / "set1_03x03.txt"), "stop": stop, "output": {"log_every_s": 1e-9}}
+    data = {"instance": str(SET1 / "set1_03x03.txt"), "stop": stop, "output": {"log_every_wall_s": 1e-9}}
     return config_from_dict(data, "<test>")
 
 
@@ -32,7 +32,7 @@ def test_plain_lines_when_not_a_terminal():
     progress.message("construction (random): 5/12")
     progress.show(["head", "  worker 0 y"])
     assert out.getvalue() == "head\n  worker 0 x\nconstruction (random): 5/12\nhead\n  worker 0 y\n"
-    assert progress.every == 1e-9  # output.log_every_s
+    assert progress.every == 1e-9  # output.log_every_wall_s
 
 
 def test_the_block_on_a_terminal_is_redrawn_over_itself():
@@ -41,7 +41,7 @@ def test_the_block_on_a_terminal_is_redrawn_over_itself():
     progress.show(["head", "  worker 0 x"])
     progress.show(["head"])
     assert out.getvalue() == "head\x1b[K\n  worker 0 x\x1b[K\n\x1b[2Fhead\x1b[K\n\x1b[J"
-    assert progress.every == 0.5  # output.progress_every_s
+    assert progress.every == 0.5  # output.progress_every_wall_s
 
 
 def test_quiet_prints_nothing():

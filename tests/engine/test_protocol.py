@@ -111,7 +111,9 @@ def test_auto_producers_follow_the_workers():
     timed = RunSection()
     assert timed.roles.producers == "auto"  # the default
     assert [producer_count(timed, n) for n in (1, 2, 4, 8)] == [0, 1, 2, 4]
-    synced = RunSection(sync_every_moves=100)  # auto: a run that must repeat without repair_moves has none
+    synced = RunSection(
+        sync_every_moves=100
+    )  # auto: a run that must repeat without leave_after_moves has none
     assert producer_count(synced, 8) == 0
     names = [role.name for role in assign(timed, 8)]
     assert names == ["repairer", *["producer"] * 4, *["repairer"] * 3]

@@ -121,7 +121,7 @@ def test_repaired_boards_count_for_similar_after_they_leave_a_full_pool(monkeypa
 def config_file(tmp_path: Path, **sections) -> Path:
     """test_workers' two-worker run (meeting every 500 moves): worker 1 produces one-beam boards, worker 0
     repairs them, taking the next after 300 moves without a new best."""
-    roles = {"producers": 1, "method": "beam", "repair_moves": 300, "pool_size": 4}
+    roles = {"producers": 1, "method": "beam", "leave_after_moves": 300, "pool_size": 4}
     run = {"roles": roles, **sections.pop("run", {})}
     search = {"restart_after": None, **sections.pop("search", {})}
     construct = {"beam": {"width": 32, "fanout": 2}}
@@ -153,7 +153,7 @@ def test_a_role_split_run_repeats_seed_for_seed(split, tmp_path):
 
 
 def test_two_producers_and_a_repairer_repeat_seed_for_seed_and_share_one_pool(tmp_path):
-    roles = {"producers": 2, "method": "beam", "repair_moves": 300, "pool_size": 6}
+    roles = {"producers": 2, "method": "beam", "leave_after_moves": 300, "pool_size": 6}
     stop = {"max_iterations": 1500}
     runs = []
     for name in ("a", "b"):
@@ -220,9 +220,9 @@ def test_roles_on_a_dask_cluster_repeat_the_local_run(split, tmp_path):
         ("producers", -1, "run.roles.producers"),
         ("method", "teleport", "run.roles.method"),
         ("similar", 1.5, "run.roles.similar"),
-        ("repair_s", 0, "run.roles.repair_s"),
+        ("leave_after_wall_s", 0, "run.roles.leave_after_wall_s"),
         ("pools", 3, "run.roles.pools"),
-        ("repair_moves", None, "run.roles.repair_moves"),  # sync_every_moves needs it to repeat
+        ("leave_after_moves", None, "run.roles.leave_after_moves"),  # sync_every_moves needs it to repeat
     ],
 )
 def test_bad_role_settings_name_the_key(tmp_path, key, value, problem):
@@ -275,9 +275,9 @@ def test_a_killed_role_split_run_resumes_with_its_pool_and_its_best(tmp_path):
     path = config_file(
         tmp_path,
         stop={"max_iterations": None, "max_wall_s": 40},
-        run={"sync_every_moves": None, "share_every_s": 1,
-             "roles": {"producers": 1, "method": "beam", "repair_s": 1, "pool_size": 5000}},
-        output={"checkpoint_every_s": 1},
+        run={"sync_every_moves": None, "share_every_wall_s": 1,
+             "roles": {"producers": 1, "method": "beam", "leave_after_wall_s": 1, "pool_size": 5000}},
+        output={"checkpoint_every_wall_s": 1},
     )  # fmt: skip
     run_dir = _kill_9_when(
         path, tmp_path, lambda d: len(load_checkpoint(d)[1]["team"]["pool"]["entries"]) >= 3
@@ -299,9 +299,9 @@ def _two_producers_and_a_repairer(
     return config_file(
         tmp_path,
         stop={"max_iterations": None, "max_wall_s": wall_s},
-        run={"workers": 3, "sync_every_moves": None, "share_every_s": 1,
-             "roles": {"producers": 2, "method": "beam", "repair_s": repair_s, "pool_size": 5000}},
-        output={"checkpoint_every_s": checkpoint_s},
+        run={"workers": 3, "sync_every_moves": None, "share_every_wall_s": 1,
+             "roles": {"producers": 2, "method": "beam", "leave_after_wall_s": repair_s, "pool_size": 5000}},
+        output={"checkpoint_every_wall_s": checkpoint_s},
     )  # fmt: skip
 
 

@@ -259,7 +259,7 @@ def test_kill_dash_nine_then_resume_never_loses_the_best(tmp_path):
     rng = np.random.default_rng(7)
     path = config_file(
         tmp_path, instance=E2, search={"moves": {"assignment": {"holes": 16}}}, stop={"max_iterations": None, "max_wall_s": 3600},
-        output={"checkpoint_every_s": 0.5},
+        output={"checkpoint_every_wall_s": 0.5},
     )  # fmt: skip
     puzzle = read_puzzle(E2)
     runs = tmp_path / "runs"
@@ -324,7 +324,9 @@ def test_plateau_events_are_sampled_not_one_per_plateau(tmp_path):
     run_dir = Path(result.run_dir)
     kinds = [e["event"] for e in read_events(run_dir)]
     assert result.diversifications + result.intensifications > 200
-    assert 1 <= kinds.count("diversify") <= 2 and 1 <= kinds.count("intensify") <= 2  # run < stats_every_s
+    assert (
+        1 <= kinds.count("diversify") <= 2 and 1 <= kinds.count("intensify") <= 2
+    )  # run < stats_every_wall_s
     last = [e for e in read_events(run_dir) if e["event"] in ("diversify", "intensify")][-1]
     assert last["diversifications"] <= result.diversifications
 
@@ -369,7 +371,7 @@ def test_saved_best_newer_than_the_checkpoint_is_adopted_with_its_time(tmp_path)
 
 CPSAT_SLOW = {  # a CP-SAT construction that takes seconds: Brendan 7x7 with no relaxed cell is not solved
     "method": "cpsat",
-    "cpsat": {"relaxed": 0, "time_limit_s": 60, "num_workers": 1, "fallback": []},
+    "cpsat": {"relaxed": 0, "time_limit_wall_s": 60, "num_workers": 1, "fallback": []},
 }
 
 

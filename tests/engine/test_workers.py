@@ -176,7 +176,7 @@ def test_auto_workers_divide_the_cores_by_the_construction_threads(tmp_path, mon
     [
         ({"workers": 0}, "run.workers", "must be at least 1"),
         ({"workers": "many"}, "run.workers", "expected an integer or 'auto'"),
-        ({"share_every_s": -1}, "run.share_every_s", "must be positive"),
+        ({"share_every_wall_s": -1}, "run.share_every_wall_s", "must be positive"),
         ({"restart_from": "nowhere"}, "run.restart_from", "expected one of"),
     ],
 )
@@ -253,8 +253,8 @@ def test_a_killed_worker_process_is_replaced_and_the_run_finishes(tmp_path):
         tmp_path,
         search={"restart_after": None},
         stop={"max_iterations": None, "max_wall_s": 10},
-        run={"sync_every_moves": None, "share_every_s": 1},
-        output={"checkpoint_every_s": 1},
+        run={"sync_every_moves": None, "share_every_wall_s": 1},
+        output={"checkpoint_every_wall_s": 1},
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "e2opt", "run", str(path), "--quiet"], cwd=ROOT, env=env,
@@ -286,7 +286,7 @@ def test_a_cpu_budget_is_shared_by_the_workers(tmp_path):
     path = config_file(
         tmp_path,
         stop={"max_iterations": None, "max_cpu_s": 1.0},
-        run={"sync_every_moves": None, "share_every_s": 0.5},
+        run={"sync_every_moves": None, "share_every_wall_s": 0.5},
     )
     result = run_config(load_config(path))
     assert result.stop_reason == "max_cpu_s (1 s)"

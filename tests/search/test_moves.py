@@ -29,14 +29,14 @@ SOLO = {
     "checkerboard": MovesConfig(assignment=None, checkerboard=MoveWeight()),
     "tsr_first": MovesConfig(assignment=None, tsr=TsrMoveConfig()),
     "tsr_best": MovesConfig(assignment=None, tsr=TsrMoveConfig(scan="best", tries=3, partners=2)),
-    "region_rect": MovesConfig(assignment=None, region=RegionMoveConfig(sizes=(2, 3), time_limit_s=0.2)),
+    "region_rect": MovesConfig(assignment=None, region=RegionMoveConfig(sizes=(2, 3), time_limit_wall_s=0.2)),
     "region_cluster": MovesConfig(
-        assignment=None, region=RegionMoveConfig(sizes=(3,), shape="cluster", time_limit_s=0.2)
+        assignment=None, region=RegionMoveConfig(sizes=(3,), shape="cluster", time_limit_wall_s=0.2)
     ),
-    "border": MovesConfig(assignment=None, border=BorderMoveConfig(stretch=0, time_limit_s=0.3)),
-    "border_stretch": MovesConfig(assignment=None, border=BorderMoveConfig(stretch=5, time_limit_s=0.2)),
+    "border": MovesConfig(assignment=None, border=BorderMoveConfig(stretch=0, time_limit_wall_s=0.3)),
+    "border_stretch": MovesConfig(assignment=None, border=BorderMoveConfig(stretch=5, time_limit_wall_s=0.2)),
     "clique": MovesConfig(
-        assignment=None, clique=CliqueMoveConfig(width=4, height=3, selections=2000, time_limit_s=0.2)
+        assignment=None, clique=CliqueMoveConfig(width=4, height=3, selections=2000, time_limit_wall_s=0.2)
     ),
 }
 CPSAT = ("region_rect", "region_cluster", "border", "border_stretch", "clique")
@@ -137,7 +137,8 @@ def test_tsr_repairs_a_planted_defect(change):
 
 def _adaptive_cfg(**extra) -> SearchConfig:
     moves = MovesConfig(
-        assignment=AssignmentConfig(weight=1.0, cost_ms=0.05), tsr=TsrMoveConfig(weight=1.0, cost_ms=0.02)
+        assignment=AssignmentConfig(weight=1.0, cost_cpu_ms=0.05),
+        tsr=TsrMoveConfig(weight=1.0, cost_cpu_ms=0.02),
     )
     sched = ScheduleConfig(kind="adaptive", segment=40)
     return SearchConfig.of(moves=moves, schedule=sched, holes=(3, 8), plateau=60, intensify_after=2, **extra)
@@ -203,7 +204,8 @@ def test_resume_continues_the_same_schedule(acceptance):
 def test_fixed_mix_gives_cpu_shares():
     cfg = SearchConfig(
         moves=MovesConfig(
-            assignment=AssignmentConfig(weight=3.0, cost_ms=0.1), tsr=TsrMoveConfig(weight=1.0, cost_ms=0.01)
+            assignment=AssignmentConfig(weight=3.0, cost_cpu_ms=0.1),
+            tsr=TsrMoveConfig(weight=1.0, cost_cpu_ms=0.01),
         ),
         schedule=ScheduleConfig(kind="fixed"),
     )
@@ -233,8 +235,8 @@ def test_hint_cells_never_move():
     search = _search(
         6, 7, 7, 3,
         moves=MovesConfig(
-            assignment=AssignmentConfig(cost_ms=0.1), tsr=TsrMoveConfig(cost_ms=0.02),
-            region=RegionMoveConfig(sizes=(3,), cost_ms=20.0, time_limit_s=0.1),
+            assignment=AssignmentConfig(cost_cpu_ms=0.1), tsr=TsrMoveConfig(cost_cpu_ms=0.02),
+            region=RegionMoveConfig(sizes=(3,), cost_cpu_ms=20.0, time_limit_wall_s=0.1),
         ),
     )  # fmt: skip
     search.run(MaxIterations(400), Clock())

@@ -136,7 +136,7 @@ def test_search_with_repairs_keeps_the_score_exact(name, acceptance):
 @pytest.mark.parametrize("repair", ["cpsat", "fallback"])
 def test_cpsat_repair_and_fallback_never_lose_under_tabu(repair):
     for seed in range(2):
-        moves = _moves("repair_window", steps=10, repair=repair, time_limit_s=0.2)
+        moves = _moves("repair_window", steps=10, repair=repair, time_limit_wall_s=0.2)
         search = _search(seed, 6, 6, 1, board="solution" if seed else "random", moves=moves, check=True)
         before = _verified(search)
         for _ in range(4):
@@ -180,7 +180,7 @@ def test_destroy_operators_draw_what_they_say(hints):
 
 def _mix_cfg(acceptance: str) -> SearchConfig:
     moves = MovesConfig(
-        assignment=None, **{n: MOVES[n].settings(**SMALL[n], steps=10, cost_ms=0.05 + 0.01 * i) for i, n in enumerate(REPAIRS)}
+        assignment=None, **{n: MOVES[n].settings(**SMALL[n], steps=10, cost_cpu_ms=0.05 + 0.01 * i) for i, n in enumerate(REPAIRS)}
     )  # fmt: skip
     return SearchConfig.of(
         moves=moves, schedule=ScheduleConfig(kind="adaptive", segment=30), plateau=80, intensify_after=2,

@@ -13,8 +13,8 @@ a board made before (sibling partials of one DFS subtree often repair to the sam
 night run's completions did) does not count: the next partial is completed instead, at most
 ``MAX_REPEATS`` times a call. The DFS stops early on a perfect board.
 
-Without a deadline the completions' CPU (at most ``complete`` x (2 ``cpsat_s`` + ``repair_s``)) comes on
-top of ``time_limit_s``. With one, pilot, DFS and completions keep within it: the DFS stops early enough
+Without a deadline the completions' CPU (at most ``complete`` x (2 ``cpsat_wall_s`` + ``repair_cpu_s``)) comes on
+top of ``time_limit_cpu_s``. With one, pilot, DFS and completions keep within it: the DFS stops early enough
 to leave the completions ``harvest.deadline_share`` of the deadline (at most what they cost by their
 settings), and each completion is given an equal share of what is left (``dfs_limit``, ``complete``).
 """
@@ -62,7 +62,7 @@ def resolve(
     wanted = {
         k: v
         for k, v in to_plain(cfg).items()
-        if k not in ("time_limit_s", "max_attempts", "lanes", "harvest")
+        if k not in ("time_limit_cpu_s", "max_attempts", "lanes", "harvest")
     }
     if folder is not None and (folder / RECIPE).exists():
         try:
@@ -88,9 +88,9 @@ def _board(puzzle: Puzzle, entry: Entry) -> Board:
 
 
 def dfs_limit(cfg: DfsConfig, deadline_s: float | None, spent_s: float) -> float:
-    """CPU seconds the DFS may run: what ``time_limit_s`` leaves after ``spent_s`` (a pilot counts in it),
+    """CPU seconds the DFS may run: what ``time_limit_cpu_s`` leaves after ``spent_s`` (a pilot counts in it),
     cut so that the completions keep their share of the deadline (at most their cost by the settings)."""
-    own = max(0.0, cfg.time_limit_s - spent_s)
+    own = max(0.0, cfg.time_limit_cpu_s - spent_s)
     if deadline_s is None:
         return own
     h = cfg.harvest
@@ -153,7 +153,7 @@ def build_dfs(
     began = time.process_time()
     folder = None if log_dir is None else Path(log_dir) / "harvest"
     seed = int(rng.integers(2**62))
-    budget = cfg.time_limit_s if deadline_s is None else min(cfg.time_limit_s, deadline_s)
+    budget = cfg.time_limit_cpu_s if deadline_s is None else min(cfg.time_limit_cpu_s, deadline_s)
     warn = None if report is None else (lambda text: report(f"warning: {text}"))
     recipe, pilot, start = resolve(puzzle, cfg, seed, folder, warn, budget)
     run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes)

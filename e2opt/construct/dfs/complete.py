@@ -31,7 +31,7 @@ MIN_CPSAT_S = 0.2  # CP-SAT seconds below which a completion fills by the assign
 
 def completion_cost(cfg: HarvestConfig) -> float:
     """CPU seconds one completion may take by its settings: its CP-SAT models and its repair."""
-    return cfg.cpsat_s * (2 if cfg.neighbours else 1) + cfg.repair_s
+    return cfg.cpsat_wall_s * (2 if cfg.neighbours else 1) + cfg.repair_cpu_s
 
 
 def holes_of(board: Board) -> list[tuple[int, int]]:
@@ -79,8 +79,8 @@ def fill_holes(
     puzzle: Puzzle, partial: Board, cfg: HarvestConfig, seed: int, cpsat_s: float | None = None
 ) -> tuple[Board, str]:
     """The partial board with every hole filled (see the module docstring) and how it was done; ``cpsat_s``
-    (default ``cfg.cpsat_s``) per CP-SAT model, none below ``MIN_CPSAT_S`` (the assignment then)."""
-    cpsat_s = cfg.cpsat_s if cpsat_s is None else cpsat_s
+    (default ``cfg.cpsat_wall_s``) per CP-SAT model, none below ``MIN_CPSAT_S`` (the assignment then)."""
+    cpsat_s = cfg.cpsat_wall_s if cpsat_s is None else cpsat_s
     holes = holes_of(partial)
     if not holes:
         return partial.copy(), "none"
@@ -124,13 +124,13 @@ def complete(
     order: FillOrder | None = None,
 ) -> tuple[Board, dict]:
     """Fill the holes (and, with ``beam_width`` and the ``order``, by the beam too: the better fill), repair
-    for ``cfg.repair_s`` CPU s; the board and what happened. With ``cpu_s``, the whole completion keeps
+    for ``cfg.repair_cpu_s``; the board and what happened. With ``cpu_s``, the whole completion keeps
     within it: CP-SAT's limits scaled down by cpu_s / completion_cost (never up), the repair given what is
-    left of ``cpu_s`` (at most ``repair_s``) and ended early by ``stop()``."""
+    left of ``cpu_s`` (at most ``repair_cpu_s``) and ended early by ``stop()``."""
     start = time.process_time()
     seed = int(rng.integers(2**31))
     scale = 1.0 if cpu_s is None else min(1.0, max(0.0, cpu_s) / max(completion_cost(cfg), 1e-9))
-    board, how = fill_holes(puzzle, partial, cfg, seed, cfg.cpsat_s * scale)
+    board, how = fill_holes(puzzle, partial, cfg, seed, cfg.cpsat_wall_s * scale)
     if cfg.beam_width and order is not None and holes_of(partial):
         beamed = beam_fill(puzzle, partial, order, cfg.beam_width, seed)
         if beamed is not None and score(puzzle, beamed) > score(puzzle, board):
@@ -141,7 +141,7 @@ def complete(
         "fill": how,
         "filled_score": score(puzzle, board),
     }
-    repair_s = cfg.repair_s
+    repair_s = cfg.repair_cpu_s
     if cpu_s is not None:
         repair_s = min(repair_s, cpu_s - (time.process_time() - start))
     info["repair_s"] = round(max(repair_s, 0.0), 3)

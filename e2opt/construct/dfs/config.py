@@ -49,7 +49,7 @@ class HarvestConfig:
     ``min_placed``: pieces on the board (hints included) for a dead end to be kept; None = the recipe's
     (Blackwood's 248 on 16x16, scaled by cells elsewhere; the pilot's depth for derived recipes).
     ``margin``: complete boards within that many joins of the best complete board found. ``complete``:
-    the best harvested partials completed (holes filled, then ``repair_s`` CPU s of tabu search) when
+    the best harvested partials completed (holes filled, then ``repair_cpu_s`` of tabu search) when
     the construction ends; at least one board is always completed, and a completion that gives a board made
     before on the same folder does not count (build.py). ``beam_width``: a beam along the
     fill order also completes each partial (the better fill is kept; 0: off).
@@ -59,10 +59,10 @@ class HarvestConfig:
     margin: int = 2
     pool_size: int = 1000
     complete: int = 3
-    cpsat_s: float = 10.0  # CP-SAT seconds per completion whose holes touch each other
+    cpsat_wall_s: float = 10.0  # CP-SAT seconds per completion whose holes touch each other
     neighbours: bool = True  # CP-SAT completion may also move the placed pieces next to the holes
     beam_width: int = 0
-    repair_s: float = 15.0
+    repair_cpu_s: float = 15.0
     deadline_share: float = 0.25  # of a construction's deadline kept for the completions (at most their cost)
 
     def __post_init__(self):
@@ -70,9 +70,9 @@ class HarvestConfig:
         positive("margin", self.margin, allow_zero=True)
         positive("pool_size", self.pool_size)
         positive("complete", self.complete, allow_zero=True)
-        positive("cpsat_s", self.cpsat_s, allow_zero=True)
+        positive("cpsat_wall_s", self.cpsat_wall_s, allow_zero=True)
         positive("beam_width", self.beam_width, allow_zero=True)
-        positive("repair_s", self.repair_s, allow_zero=True)
+        positive("repair_cpu_s", self.repair_cpu_s, allow_zero=True)
         if not 0 <= self.deadline_share < 1:
             raise ValueError(f"deadline_share: must be in [0, 1), got {self.deadline_share}")
 
@@ -130,7 +130,7 @@ class DfsConfig:
     good_pieces: int | None = None
     node_budget: int | None = None
     abort: tuple[tuple[int, int | float], ...] | None = None
-    time_limit_s: float = 60.0
+    time_limit_cpu_s: float = 60.0
     max_attempts: int | None = None
     lanes: int = 1
     pilot: PilotConfig = field(default_factory=PilotConfig)
@@ -164,7 +164,7 @@ class DfsConfig:
                 )
         if self.abort:
             check_points("abort", tuple((at, 0) for _, at in self.abort))
-        positive("time_limit_s", self.time_limit_s)
+        positive("time_limit_cpu_s", self.time_limit_cpu_s)
         positive("max_attempts", self.max_attempts)
         positive("lanes", self.lanes)
         if self.lanes > MAX_LANES:

@@ -31,7 +31,9 @@ OLD = {"breakdfs": BREAKDFS, "backtrack": BACKTRACK}
 def _breakdfs(given: dict[str, Any]) -> dict[str, Any]:
     """A breakdfs section as the construct.dfs section that builds the same board (Blackwood's recipe)."""
     fixed = {"recipe": "blackwood", "frame_breaks": True, "touching_breaks": True, "clue_breaks": 0}
-    return fixed | BREAKDFS | given
+    section = fixed | BREAKDFS | given
+    section["time_limit_cpu_s"] = section.pop("time_limit_s")  # CPU seconds there too
+    return section
 
 
 def _backtrack(given: dict[str, Any], source: str) -> dict[str, Any]:
@@ -52,9 +54,9 @@ def _backtrack(given: dict[str, Any], source: str) -> dict[str, Any]:
         "frame_colour_breaks": True, "touching_breaks": old["touching_breaks"], "clue_breaks": 0,
         "privileged": old["quota_colours"], "privileged_frame": 0, "privileged_inner": old["quota_auto"],
         "quota": old["quota"], "quota_on": "colours", "node_budget": budget, "abort": abort,
-        "time_limit_s": old["time_limit_s"], "max_attempts": old["max_restarts"],
-        "harvest": {"complete": 1, "cpsat_s": old["finish_cpsat_s"], "neighbours": False,
-                    "beam_width": old["finish_width"], "repair_s": 0.0},
+        "time_limit_cpu_s": old["time_limit_s"], "max_attempts": old["max_restarts"],
+        "harvest": {"complete": 1, "cpsat_wall_s": old["finish_cpsat_s"], "neighbours": False,
+                    "beam_width": old["finish_width"], "repair_cpu_s": 0.0},
     }  # fmt: skip
 
 

@@ -32,11 +32,11 @@ def auto_producers(workers: int) -> int:
 
 def producer_count(run: RunSection, workers: int) -> int:
     """How many of ``workers`` produce: ``run.roles.producers`` (``auto``: auto_producers), at most
-    workers - 1. ``auto`` in a run meeting every ``sync_every_moves`` moves without ``repair_moves`` means
+    workers - 1. ``auto`` in a run meeting every ``sync_every_moves`` moves without ``leave_after_moves`` means
     none: such a run repeats seed for seed only without roles (an explicit count there is a config error)."""
     producers = run.roles.producers
     if producers == "auto":
-        if run.sync_every_moves is not None and run.roles.repair_moves is None:
+        if run.sync_every_moves is not None and run.roles.leave_after_moves is None:
             return 0
         producers = auto_producers(workers)
     return min(int(producers), workers - 1)

@@ -1,5 +1,5 @@
-"""The repairer: searches like a searcher, and when it has gone ``run.roles.repair_s`` seconds (or
-``repair_moves`` moves) without a new best on its board, its next task carries the pool's most promising
+"""The repairer: searches like a searcher, and when it has gone ``run.roles.leave_after_wall_s`` seconds (or
+``leave_after_moves`` moves) without a new best on its board, its next task carries the pool's most promising
 board (boardpool.py), which it searches instead. A board handed out counts as taken only once the answer
 says it was searched, so a checkpoint written while the round is in flight keeps it waiting."""
 
@@ -51,15 +51,15 @@ class Repairer(Searcher):
         )  # fmt: skip
 
     def hand_out(self, team: Team, i: int) -> PoolBoard | None:
-        """A pool board when repairer i has gone ``repair_s`` seconds (``repair_moves`` moves) without a new
+        """A pool board when repairer i has gone ``leave_after_wall_s`` seconds (``leave_after_moves`` moves) without a new
         best on its board; None to let it go on. Pending until its answer (``settle``)."""
         state, roles = team.states[i], team.cfg.run.roles
         if state is None or not team.pool.waiting():
             return None
-        if roles.repair_moves is not None:
-            if int(state.search["moves_since_best"]) < roles.repair_moves:
+        if roles.leave_after_moves is not None:
+            if int(state.search["moves_since_best"]) < roles.leave_after_moves:
                 return None
-        elif team.clock.wall() - state.meta.search_best_wall_s < roles.repair_s:
+        elif team.clock.wall() - state.meta.search_best_wall_s < roles.leave_after_wall_s:
             return None
         entry = team.pool.take(i)
         team.pending[i] = entry.key

@@ -50,7 +50,7 @@ class Searcher(Role):
                 round_end.append(stopping.MaxIterations(task.round_end_moves - meta.moves_before))
             stagnation = Stagnation(
                 cfg.search.restart_after,
-                cfg.search.restart_after_s,
+                cfg.search.restart_after_wall_s,
                 meta.stagnant_intensifications,
                 meta.search_best_wall_s,
             )

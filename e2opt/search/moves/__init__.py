@@ -38,7 +38,7 @@ class MoveOptions:
 
     default: bool = False  # enabled with default settings when a config does not mention it
     shares: str | None = (
-        None  # runs with that move's settings (its own section gives weight and cost_ms only)
+        None  # runs with that move's settings (its own section gives weight and cost_cpu_ms only)
     )
     kernels: tuple[str, ...] = ()  # modules of the numba kernels it runs (compiled by the warm-up)
     warm: tuple[tuple[str, Any], ...] = ()  # its settings in the warm-up: the same kernels at the least cost
@@ -108,11 +108,13 @@ def _enabled(self: Any) -> list[tuple[str, MoveWeight]]:
 
 def _settings_of(self: Any, name: str) -> MoveWeight:
     """The settings move ``name`` runs with: its section, or the section it shares (the defaults when that
-    one is off) with its own weight and cost_ms."""
+    one is off) with its own weight and cost_cpu_ms."""
     own, shares = getattr(self, name), MOVES[name].options.shares
     if shares is None:
         return own
-    return replace(getattr(self, shares) or MOVES[shares].settings(), weight=own.weight, cost_ms=own.cost_ms)
+    return replace(
+        getattr(self, shares) or MOVES[shares].settings(), weight=own.weight, cost_cpu_ms=own.cost_cpu_ms
+    )
 
 
 def _moves_config() -> type:

@@ -17,16 +17,16 @@ if TYPE_CHECKING:
 class MoveWeight:
     """A move with no settings of its own: its share of the CPU time (fixed mix) or starting share (adaptive).
 
-    ``cost_ms``: a nominal CPU cost per call for the schedule; None measures it (faster to adapt, but a run
+    ``cost_cpu_ms``: a nominal CPU cost per call for the schedule; None measures it (faster to adapt, but a run
     is then reproducible only up to timing). Every move section has these two keys.
     """
 
     weight: float = 1.0
-    cost_ms: float | None = None
+    cost_cpu_ms: float | None = None
 
     def __post_init__(self):
         positive("weight", self.weight, allow_zero=True)
-        positive("cost_ms", self.cost_ms)
+        positive("cost_cpu_ms", self.cost_cpu_ms)
 
 
 class Move(ABC):

@@ -19,12 +19,12 @@ class BorderMoveConfig(MoveWeight):
 
     stretch: int = 20  # frame cells per call, from a random start; 0 = the whole frame (slow, docs/moves.md)
     deterministic_limit: float | None = 0.5  # CP-SAT deterministic time per call; null: the wall limit only
-    time_limit_s: float = 10.0  # CP-SAT wall limit per call
+    time_limit_wall_s: float = 10.0  # CP-SAT wall limit per call
 
     def __post_init__(self):
         super().__post_init__()
         positive("stretch", self.stretch, allow_zero=True)
-        positive("time_limit_s", self.time_limit_s)
+        positive("time_limit_wall_s", self.time_limit_wall_s)
         positive("deterministic_limit", self.deterministic_limit)
 
 
@@ -55,4 +55,4 @@ class BorderMove(Move):
             cells = np.sort(np.take(ring, np.arange(start, start + stretch), mode="wrap"))
         else:
             cells = ring
-        return repair(self.ctx, cells, self.settings.time_limit_s, self.settings.deterministic_limit)
+        return repair(self.ctx, cells, self.settings.time_limit_wall_s, self.settings.deterministic_limit)

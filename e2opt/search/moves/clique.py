@@ -38,7 +38,7 @@ class CliqueMoveConfig(MoveWeight):
     deterministic_limit: float | None = (
         0.1  # CP-SAT deterministic time for the holes; null: the wall limit only
     )
-    time_limit_s: float = 1.0  # CP-SAT wall limit for the holes
+    time_limit_wall_s: float = 1.0  # CP-SAT wall limit for the holes
 
     def __post_init__(self):
         super().__post_init__()
@@ -48,7 +48,7 @@ class CliqueMoveConfig(MoveWeight):
         positive("selections", self.selections)
         positive("bias", self.bias, allow_zero=True)
         positive("tabu", self.tabu, allow_zero=True)
-        positive("time_limit_s", self.time_limit_s)
+        positive("time_limit_wall_s", self.time_limit_wall_s)
         positive("deterministic_limit", self.deterministic_limit)
 
 
@@ -89,7 +89,7 @@ class CliqueMove(RegionMove):
             graph,
             self._search.best(),
             board,
-            time_limit_s=settings.time_limit_s,
+            time_limit_s=settings.time_limit_wall_s,
             seed=seed,
             deterministic_time=settings.deterministic_limit,
         )

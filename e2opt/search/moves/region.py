@@ -29,7 +29,7 @@ class RegionMoveConfig(MoveWeight):
     tabu: int = 30  # a repaired window's cells are not drawn as a centre for this many region calls
     deterministic_limit: float | None = 0.1  # CP-SAT deterministic time per call (load-independent; 90% of
     # 4x4 windows are proved optimal within it); null: the wall limit only
-    time_limit_s: float = 1.0  # CP-SAT wall limit per call (a guard when deterministic_limit is set)
+    time_limit_wall_s: float = 1.0  # CP-SAT wall limit per call (a guard when deterministic_limit is set)
 
     def __post_init__(self):
         super().__post_init__()
@@ -37,7 +37,7 @@ class RegionMoveConfig(MoveWeight):
             raise ValueError(f"sizes: window sides must be 2..8, got {list(self.sizes)}")
         positive("bias", self.bias, allow_zero=True)
         positive("tabu", self.tabu, allow_zero=True)
-        positive("time_limit_s", self.time_limit_s)
+        positive("time_limit_wall_s", self.time_limit_wall_s)
         positive("deterministic_limit", self.deterministic_limit)
 
 
@@ -83,7 +83,7 @@ class RegionMove(Move):
 
     def repair(self, cells: np.ndarray) -> int:
         """CP-SAT repair of flat ``cells`` (the window), applied when it gains; the score change."""
-        return repair(self.ctx, cells, self.settings.time_limit_s, self.settings.deterministic_limit)
+        return repair(self.ctx, cells, self.settings.time_limit_wall_s, self.settings.deterministic_limit)
 
     def mark_window(self, cells: np.ndarray) -> None:
         """Count a call on ``cells``: none of them is a window centre for the next ``tabu`` calls."""

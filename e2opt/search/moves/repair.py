@@ -36,7 +36,7 @@ class RepairConfig(MoveWeight):
     rotate: float = 0.25  # chance that a step turns an inner cell instead of swapping it
     shuffle: bool = True  # deal the set's pieces at random before annealing (false: anneal from the board)
     deterministic_limit: float | None = 0.2  # CP-SAT (cpsat, fallback): deterministic time per call
-    time_limit_s: float = 2.0  # CP-SAT wall limit per call
+    time_limit_wall_s: float = 2.0  # CP-SAT wall limit per call
 
     def __post_init__(self):
         super().__post_init__()
@@ -46,7 +46,7 @@ class RepairConfig(MoveWeight):
         if not 0 <= self.rotate <= 1:
             raise ValueError(f"rotate: must be in [0, 1], got {self.rotate}")
         positive("deterministic_limit", self.deterministic_limit)
-        positive("time_limit_s", self.time_limit_s)
+        positive("time_limit_wall_s", self.time_limit_wall_s)
 
 
 class RepairMove(Move):
@@ -84,7 +84,7 @@ def repair_cells(
     """Repair the flat movable ``cells`` as ``s.repair`` says; apply the result; the score change."""
     if s.repair == "cpsat":
         # warm-started: never below the input
-        return cpsat_repair(ctx, cells, s.time_limit_s, s.deterministic_limit)
+        return cpsat_repair(ctx, cells, s.time_limit_wall_s, s.deterministic_limit)
     f, st = ctx.flat, ctx.state
     steps = s.steps * len(cells)
     factor = (s.t_end / s.t_start) ** (1.0 / steps)
@@ -95,7 +95,7 @@ def repair_cells(
         )
     )  # fmt: skip
     if s.repair == "fallback" and buffers[-1][repair_kernel.BEST] < 0:
-        delta += cpsat_repair(ctx, cells, s.time_limit_s, s.deterministic_limit)
+        delta += cpsat_repair(ctx, cells, s.time_limit_wall_s, s.deterministic_limit)
     return delta
 
 
