@@ -187,8 +187,8 @@ def cases() -> list[Case]:
         (["--seed", "-1"], "negative seed"),
         (["--seed", "1" + "0" * 25], "seed out of range"),
         (["--seed", "x"], "seed not a number"),
-        (["--max-runtime", "-5"], "negative budget"),
-        (["--max-runtime", "nan"], "NaN budget"),
+        (["--max-wall-s", "-5"], "negative budget"),
+        (["--max-wall-s", "nan"], "NaN budget"),
         (["--set", "search.moves.assignment.holes=12"], "more holes than cells, from --set"),
         (["--set", "search.hole=2"], "unknown key in --set"),
         (["--set", "stop.max_iterations=-1"], "negative value in --set"),
@@ -265,11 +265,13 @@ def cases() -> list[Case]:
     add(f, "sweep", "s.yaml", "--seeds", "-3", note="negative seed count", s__yaml=SWEEP)
 
     f = "bench"
-    add(f, "bench", "throughput", "--cpu-s", "-1", note="negative CPU budget")
+    add(f, "bench", "throughput", "--max-cpu-s", "-1", note="negative CPU budget")
     add(f, "bench", "throughput", "--holes", "1", note="one hole")
     add(f, "bench", "throughput", "--repeats", "0", note="no repeats")
-    add(f, "bench", "quality", "--config", "c.yaml", "--cpu-s", "1", "--seeds", "-2", note="negative seed")
-    add(f, "bench", "quality", "--config", "missing.yaml", "--cpu-s", "1", note="no such config")
+    add(
+        f, "bench", "quality", "--config", "c.yaml", "--max-cpu-s", "1", "--seeds", "-2", note="negative seed"
+    )
+    add(f, "bench", "quality", "--config", "missing.yaml", "--max-cpu-s", "1", note="no such config")
     return out
 
 

@@ -55,9 +55,18 @@ def main() -> None:
         "--figures", nargs="+", default=["run", "kernel", "nodes"], choices=["run", "kernel", "nodes"]
     )
     args = parser.parse_args()
-    throughput = ["bench", "throughput", "--holes", "64", "--repeats", "1", "--cpu-s", str(args.kernel_cpu_s)]
+    throughput = [
+        "bench",
+        "throughput",
+        "--holes",
+        "64",
+        "--repeats",
+        "1",
+        "--max-cpu-s",
+        str(args.kernel_cpu_s),
+    ]
     construct = ["bench", "construct", "--config", "config/eternity2_backtrack.yaml",
-                 "--cpu-s", str(args.construct_cpu_s), "--seeds", "1"]  # fmt: skip
+                 "--max-cpu-s", str(args.construct_cpu_s), "--seeds", "1"]  # fmt: skip
     measure = {
         "run": lambda tree: run_rate(tree, args.moves),
         "kernel": lambda tree: first_number(e2opt(tree, throughput), KERNEL),

@@ -4,7 +4,7 @@ Starts the command, reads VmRSS of it and its children from /proc every ``--ever
 writes one CSV line per sample (elapsed seconds, RSS in MB). At the end it prints the first sample
 after ``--settle`` seconds, the last and the largest, and the growth between them. Linux only.
 
-    python benchmarks/rss_probe.py --every 30 --out rss.csv -- e2opt run config/eternity2.yaml --max-runtime 1800 --quiet
+    python benchmarks/rss_probe.py --every 30 --out rss.csv -- e2opt run config/eternity2.yaml --max-wall-s 1800 --quiet
 """
 
 from __future__ import annotations

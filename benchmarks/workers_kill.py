@@ -3,7 +3,7 @@
 Usage: python benchmarks/workers_kill.py [--kills 5] [--seed 1] --runtime S --runs-dir EMPTY_DIR OUT.jsonl -- CONFIG [run options]
 Starts ``python -m e2opt run ...`` (which must run with 2+ workers), samples the resident memory of the
 run's process and of its workers every 10 s, and at ``--kills`` random moments (uniform in the middle 80 %
-of ``--max-runtime``; a moment before the run's first best waits for it) sends SIGKILL to a random live
+of ``--max-wall-s``; a moment before the run's first best waits for it) sends SIGKILL to a random live
 worker after noting the run's best so far (from events.jsonl). Writes one JSON line per sample and per kill, then the final result and whether the final
 best is >= every best noted before a kill.
 """
@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument("out")
     parser.add_argument("--kills", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--runtime", type=float, required=True, help="the run's --max-runtime")
+    parser.add_argument("--runtime", type=float, required=True, help="the run's --max-wall-s")
     parser.add_argument("--runs-dir", required=True, help="the run's --runs-dir (empty before)")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     opts = parser.parse_args()
@@ -62,7 +62,7 @@ def main() -> None:
     moments = sorted(rng.uniform(0.1, 0.9) * opts.runtime for _ in range(opts.kills))
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
     cmd = [sys.executable, "-m", "e2opt", "run", *args, "--quiet", "--runs-dir", opts.runs_dir]
-    cmd += ["--max-runtime", str(opts.runtime)]
+    cmd += ["--max-wall-s", str(opts.runtime)]
     start = time.time()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     log = open(opts.out, "w")  # noqa: SIM115

@@ -12,6 +12,7 @@ import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE
 
 from e2opt.engine.config import RunConfig
+from e2opt.engine.runfolder import mark
 
 
 def one_error_line(proc, *parts: str) -> str:
@@ -99,6 +100,7 @@ def make_run(tmp_path: Path, events: list[dict], result: str | None) -> Path:
     puzzle.write_text(TINY_PUZZLE)
     run_dir = tmp_path / "run"
     run_dir.mkdir()
+    mark(run_dir, "run")
     (run_dir / "config.yaml").write_text(RunConfig(instance=str(puzzle)).to_yaml())
     (run_dir / "best.board").write_text(TINY_BOARD)
     (run_dir / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from .command import Command, add_budgets
 
-OLD = {"cpu": "--cpu-s"}  # bench's older spelling of --max-cpu-s
-
 
 class BenchCmd(Command):
     name = "bench"
@@ -23,13 +21,13 @@ class BenchCmd(Command):
         speed.add_argument("--instance", help="puzzle file (default: instances/eternity2.txt)")
         speed.add_argument("--holes", type=int, nargs="+", default=[16, 32, 64], metavar="K")
         speed.add_argument("--repeats", type=int, default=3, help="searches per hole count (median reported)")
-        add_budgets(speed, cpu="CPU seconds per search (default 2)", old=OLD, default=2.0)
+        add_budgets(speed, cpu="CPU seconds per search (default 2)", default=2.0)
         quality = sub.add_parser("quality", help="best and median score per instance for a CPU budget")
         quality.add_argument("--config", required=True, help="YAML config whose search section is used")
         quality.add_argument(
             "--instances", nargs="+", metavar="PATH", help="puzzle files (default: the config's)"
         )
-        add_budgets(quality, cpu="CPU seconds per seed", old=OLD, required=True)
+        add_budgets(quality, cpu="CPU seconds per seed", required=True)
         quality.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
         quality.add_argument(
             "--at",
@@ -47,7 +45,7 @@ class BenchCmd(Command):
             "construct", help="the config's construction alone: score and rate per CPU budget"
         )
         build.add_argument("--config", required=True, help="YAML config whose construct section is used")
-        add_budgets(build, cpu="CPU budgets (seconds)", old=OLD, nargs="+", required=True)
+        add_budgets(build, cpu="CPU budgets (seconds)", nargs="+", required=True)
         build.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
         build.add_argument(
             "--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key"
@@ -68,7 +66,7 @@ class BenchCmd(Command):
         exact.add_argument(
             "--first", action="store_true", help="to the first solution (default: all of them)"
         )
-        add_budgets(exact, cpu="CPU seconds per search (default 10)", old=OLD, default=10.0)
+        add_budgets(exact, cpu="CPU seconds per search (default 10)", default=10.0)
 
     def run(self, args):
         from ..bench.runs import run_construct, run_quality, run_throughput

@@ -29,23 +29,19 @@ def add_executor_options(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+# older spellings of the budgets, refused with the one to use instead
+RETIRED = {"--max-runtime": "--max-wall-s", "--time-limit": "--max-cpu-s", "--cpu-s": "--max-cpu-s"}
+
+
 def add_budgets(
-    parser: argparse.ArgumentParser,
-    wall: str | None = None,
-    cpu: str | None = None,
-    old: dict[str, str] | None = None,
-    **cpu_options: object,
+    parser: argparse.ArgumentParser, wall: str | None = None, cpu: str | None = None, **cpu_options: object
 ) -> None:
     """--max-wall-s S and --max-cpu-s S, the one spelling of a budget on every command (help texts ``wall``
-    and ``cpu``; a None budget is not offered); ``old`` keeps a command's older spelling as an alias
-    ({"cpu": "--cpu-s"}); ``cpu_options`` (default, nargs, required) go to --max-cpu-s."""
-    old = old or {}
+    and ``cpu``; a None budget is not offered); ``cpu_options`` (default, nargs, required) go to --max-cpu-s."""
     if wall is not None:
-        names = ["--max-wall-s", *([old["wall"]] if "wall" in old else [])]
-        parser.add_argument(*names, dest="max_wall_s", type=float, metavar="S", help=wall)
+        parser.add_argument("--max-wall-s", dest="max_wall_s", type=float, metavar="S", help=wall)
     if cpu is not None:
-        names = ["--max-cpu-s", *([old["cpu"]] if "cpu" in old else [])]
-        parser.add_argument(*names, dest="max_cpu_s", type=float, metavar="S", help=cpu, **cpu_options)
+        parser.add_argument("--max-cpu-s", dest="max_cpu_s", type=float, metavar="S", help=cpu, **cpu_options)
 
 
 def budget_overrides(args: argparse.Namespace) -> list[str]:

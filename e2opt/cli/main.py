@@ -12,7 +12,7 @@ from ..core.errors import E2optError
 from . import exits
 from .bench import BenchCmd
 from .clique import ExportCliqueCmd
-from .command import Command, add_budgets, add_executor_options, budget_overrides
+from .command import RETIRED, Command, add_budgets, add_executor_options, budget_overrides
 from .convert import ConvertCmd
 from .settings import SettingsCmd
 from .solve import SolveCmd
@@ -24,9 +24,8 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="the one integer seed that drives the run")
     add_budgets(
         parser,
-        wall="wall-clock budget in seconds from the command's start (stop.max_wall_s; --max-runtime: older)",
+        wall="wall-clock budget in seconds from the command's start (stop.max_wall_s)",
         cpu="CPU budget in seconds of all workers (stop.max_cpu_s)",
-        old={"wall": "--max-runtime"},
     )
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY.PATH=VALUE", help="override a config value"
@@ -371,11 +370,18 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
-    """The command line, or exit 2 with one line; an unknown option is named with its subcommand."""
+    """The command line, or exit 2 with one line; an unknown option is named with its subcommand, an older
+    spelling of a budget with the one to use."""
     words = sys.argv[1:] if argv is None else argv
     names = {cmd.name for cmd in COMMANDS}
     chosen = next((word for word in words if word in names), "")  # the first command name: the command
-    args, unknown = build_parser(chosen).parse_known_args(argv)
+    parser = build_parser(chosen)
+    old = next((word.split("=")[0] for word in words if word.split("=")[0] in RETIRED), None)
+    if old is not None:
+        where = f"e2opt {chosen}" if chosen else "e2opt"
+        parser.exit(exits.MISTAKE, f"e2opt: error: {chosen + ': ' if chosen else ''}{old} is spelled "
+                    f"{RETIRED[old]} now (see {where} --help)\n")  # fmt: skip
+    args, unknown = parser.parse_known_args(argv)
     if unknown:
         args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return args

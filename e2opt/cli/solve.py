@@ -66,9 +66,7 @@ class SolveCmd(Command):
             else:
                 kind = {"type": flag.parse, "metavar": flag.metavar}
             parser.add_argument(spelling, dest=flag.field, default=None, help=f"{who}: {flag.help}", **kind)
-        add_budgets(
-            parser, cpu="CPU seconds before giving up (--time-limit: older)", old={"cpu": "--time-limit"}
-        )
+        add_budgets(parser, cpu="CPU seconds before giving up")
         parser.add_argument(
             "-o", "--output", metavar="DIR", help="write each board as DIR/<puzzle>_<k>.board"
         )

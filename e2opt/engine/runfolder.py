@@ -2,9 +2,7 @@
 
 ``resume``, ``report`` and ``sweep --resume`` write into a folder only when it carries the marker
 (``.e2opt-run``, JSON with the format version and the kind, run or sweep), so a folder of the user's own
-files is never touched. Folders made before markers existed are recognised by what only e2opt writes (a
-run's events.jsonl opening with e2opt's start event; a sweep's runs.json and its "# copy of" sweep.yaml)
-and get their marker then. A run folder also keeps a copy of its puzzle file (and of a warm-start board)
+files is never touched. A run folder also keeps a copy of its puzzle file (and of a warm-start board)
 under ``inputs/``, so it still reports and resumes after the originals move. The names of what a run folder
 holds, the making of run and sweep folders, and the tests of a finished run live here too.
 """
@@ -23,10 +21,10 @@ from typing import Any
 from ..core.board import rule_violations, score
 from ..core.errors import BoardError, E2optError
 from ..core.formats.read import read_board, read_puzzle
-from ..core.fsutil import STATE_FILE_MB, atomic_write_text, check_regular, read_user_text
+from ..core.fsutil import STATE_FILE_MB, atomic_write_text, read_user_text
 from ..core.puzzle import Puzzle
 from .config import RunConfig
-from .eventkinds import End, Event, Start, parse
+from .eventkinds import End, Event
 from .events import read_typed
 from .loader import load_config, read_config_data
 
@@ -81,11 +79,9 @@ def make_sweep_dir(runs_dir: str | Path, name: str) -> Path:
     return make_folder(runs_dir, name, "sweep")
 
 
-def mark(folder: Path, kind: str, adopted: bool = False) -> None:
+def mark(folder: Path, kind: str) -> None:
     """Write the marker that says e2opt made ``folder`` (a run or a sweep)."""
     data: dict[str, Any] = {"format": FORMAT, "kind": kind, "created": datetime.now(UTC).isoformat()}
-    if adopted:
-        data["adopted"] = True  # made before markers existed, recognised by its own files
     atomic_write_text(folder / MARKER, json.dumps(data) + "\n")
 
 
@@ -100,32 +96,6 @@ def marker_kind(folder: Path) -> str | None:
     return data["kind"]
 
 
-def _legacy_run(folder: Path) -> bool:
-    """A run folder from before markers: config.yaml and an events.jsonl that opens with e2opt's start event."""
-    if not (folder / "config.yaml").is_file():
-        return False
-    try:
-        check_regular(folder / "events.jsonl")
-        with open(folder / "events.jsonl", encoding="utf-8") as f:
-            first = json.loads(f.readline())
-    except (OSError, ValueError):
-        return False
-    if not isinstance(first, dict):
-        return False
-    start = parse(first)
-    return isinstance(start, Start) and None not in (start.instance, start.seed, start.max_score)
-
-
-def _legacy_sweep(folder: Path) -> bool:
-    """A sweep folder from before markers: runs.json with its runs, and sweep.yaml as e2opt copied it."""
-    try:
-        runs = json.loads(read_user_text(folder / "runs.json", STATE_FILE_MB))
-        head = read_user_text(folder / "sweep.yaml", STATE_FILE_MB)
-    except (OSError, ValueError):
-        return False
-    return isinstance(runs, dict) and isinstance(runs.get("runs"), list) and head.startswith("# copy of ")
-
-
 def require(folder: str | Path, kind: str) -> Path:
     """The folder, when e2opt made it as a ``kind`` folder; otherwise E2optError and nothing is written."""
     folder = Path(folder)
@@ -137,13 +107,7 @@ def require(folder: str | Path, kind: str) -> Path:
         return folder
     if found is not None:
         raise E2optError(f"{folder}: this is an e2opt {found} folder, not a {kind} folder")
-    if (_legacy_run if kind == "run" else _legacy_sweep)(folder):
-        mark(folder, kind, adopted=True)
-        return folder
-    raise E2optError(
-        f"{folder}: not an e2opt {kind} folder (no {MARKER} marker, and not a {kind} folder e2opt made "
-        "before markers); nothing was changed"
-    )
+    raise E2optError(f"{folder}: not an e2opt {kind} folder (no {MARKER} marker); nothing was changed")
 
 
 def keep_inputs(run_dir: Path, instance: str, board: str | None) -> None:

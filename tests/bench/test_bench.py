@@ -84,11 +84,11 @@ def test_quality_table_computes_the_gap_to_the_best_known():
 def test_bench_cli(tmp_path, capsys):
     config = tmp_path / "c.yaml"
     config.write_text(f"instance: {SET1 / 'set1_03x04.txt'}\nsearch:\n  holes: 3\n")
-    assert main(["bench", "quality", "--config", str(config), "--cpu-s", "0.1", "--seeds", "4", "5"]) == 0
+    assert main(["bench", "quality", "--config", str(config), "--max-cpu-s", "0.1", "--seeds", "4", "5"]) == 0
     out = capsys.readouterr().out
     assert "set1_03x04" in out and "/17" in out and "(4), " in out
     args = [
-        "--cpu-s",
+        "--max-cpu-s",
         "0.2",
         "--seeds",
         "1",
@@ -103,10 +103,19 @@ def test_bench_cli(tmp_path, capsys):
     assert main(["bench", "quality", "--config", str(config), *args]) == 0
     lines = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("set1_03x04")]
     assert [line[1] for line in lines] == ["0.1", "0.2"]
-    args = ["--instance", str(SET1 / "set1_04x04.txt"), "--holes", "3", "--repeats", "1", "--cpu-s", "0.05"]
+    args = [
+        "--instance",
+        str(SET1 / "set1_04x04.txt"),
+        "--holes",
+        "3",
+        "--repeats",
+        "1",
+        "--max-cpu-s",
+        "0.05",
+    ]
     assert main(["bench", "throughput", *args]) == 0
     assert capsys.readouterr().out.splitlines()[-1].split()[0] == "3"
-    assert main(["bench", "quality", "--config", str(tmp_path / "missing.yaml"), "--cpu-s", "1"]) == 2
+    assert main(["bench", "quality", "--config", str(tmp_path / "missing.yaml"), "--max-cpu-s", "1"]) == 2
     assert "missing.yaml" in capsys.readouterr().err
 
 
@@ -116,11 +125,11 @@ def test_bench_cli(tmp_path, capsys):
         (["throughput", "--holes", "1"], "--holes 1: a move needs at least 2 holes"),
         (["throughput", "--holes", "8", "--repeats", "0"], "--repeats 0: must be at least 1"),
         (["throughput", "--max-cpu-s", "0"], "--max-cpu-s 0: must be a positive number"),
-        (["quality", "--cpu-s", "1", "--workers", "0"], "--workers 0: must be at least 1"),
-        (["quality", "--cpu-s", "0"], "--max-cpu-s 0: must be a positive number"),
-        (["quality", "--cpu-s", "-2"], "--max-cpu-s -2: must be a positive number"),
-        (["quality", "--cpu-s", "nan"], "--max-cpu-s nan: must be a positive number"),
-        (["quality", "--cpu-s", "1", "--seeds", "-1"], "--seeds -1: a seed is a non-negative integer"),
+        (["quality", "--max-cpu-s", "1", "--workers", "0"], "--workers 0: must be at least 1"),
+        (["quality", "--max-cpu-s", "0"], "--max-cpu-s 0: must be a positive number"),
+        (["quality", "--max-cpu-s", "-2"], "--max-cpu-s -2: must be a positive number"),
+        (["quality", "--max-cpu-s", "nan"], "--max-cpu-s nan: must be a positive number"),
+        (["quality", "--max-cpu-s", "1", "--seeds", "-1"], "--seeds -1: a seed is a non-negative integer"),
     ],
 )
 def test_bad_bench_options_are_one_line_errors(tmp_path, capsys, args, words):

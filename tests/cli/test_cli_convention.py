@@ -64,20 +64,35 @@ def test_debug_works_before_or_after_the_subcommand(tmp_path, where):
     ("args", "wall", "cpu"),
     [
         (["run", "c.yaml", "--max-wall-s", "40", "--max-cpu-s", "60"], 40.0, 60.0),
-        (["run", "c.yaml", "--max-runtime", "40"], 40.0, None),  # the older spelling
+        (["run", "c.yaml", "--max-wall-s", "40"], 40.0, None),
         (["resume", "D", "--max-wall-s", "40", "--max-cpu-s", "60"], 40.0, 60.0),
         (["sweep", "s.yaml", "--max-wall-s", "40", "--max-cpu-s", "60"], 40.0, 60.0),
         (["solve", "p.txt", "--max-cpu-s", "5"], None, 5.0),
-        (["solve", "p.txt", "--time-limit", "5"], None, 5.0),  # the older spelling
         (["bench", "throughput", "--max-cpu-s", "5"], None, 5.0),
-        (["bench", "exact", "p.txt", "--cpu-s", "5"], None, 5.0),  # the older spelling
-        (["bench", "quality", "--config", "c.yaml", "--cpu-s", "5"], None, 5.0),
+        (["bench", "exact", "p.txt", "--max-cpu-s", "5"], None, 5.0),
+        (["bench", "quality", "--config", "c.yaml", "--max-cpu-s", "5"], None, 5.0),
         (["bench", "construct", "--config", "c.yaml", "--max-cpu-s", "5", "9"], None, [5.0, 9.0]),
     ],
 )
 def test_every_budget_is_spelled_max_wall_s_or_max_cpu_s(args, wall, cpu):
     parsed = build_parser().parse_args(args)
     assert getattr(parsed, "max_wall_s", None) == wall and parsed.max_cpu_s == cpu
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["run", "c.yaml", "--max-runtime", "40"], "e2opt: error: run: --max-runtime is spelled --max-wall-s now"),
+        (["solve", "p.txt", "--time-limit=5"], "e2opt: error: solve: --time-limit is spelled --max-cpu-s now"),
+        (["bench", "construct", "--config", "c.yaml", "--cpu-s", "5"],
+         "e2opt: error: bench: --cpu-s is spelled --max-cpu-s now"),
+    ],
+)  # fmt: skip
+def test_an_older_spelling_of_a_budget_is_one_line_naming_the_new_one(args, line, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    err = capsys.readouterr().err.splitlines()
+    assert stopped.value.code == 2 and len(err) == 1 and err[0].startswith(line)
 
 
 def test_resume_and_sweep_budgets_are_stop_overrides():

@@ -42,7 +42,7 @@ def test_every_run_option_reaches_the_run(tmp_path):
     config = base_config(tmp_path, UNSOLVED, max_iterations=None)
     runs = tmp_path / "mine"
     proc = e2opt(
-        "run", config, "--seed", "7", "--name", "trial", "--max-runtime", "1.5",
+        "run", config, "--seed", "7", "--name", "trial", "--max-wall-s", "1.5",
         "--set", "search.moves.assignment.holes=3", "--runs-dir", runs, "--quiet",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -59,7 +59,7 @@ def test_every_run_option_reaches_the_run(tmp_path):
     ]  # stored in the new spelling of search.moves.assignment.holes
     assert (stored["seed"], stored["name"], holes) == (7, "trial", 3)
     assert stored["stop"]["max_wall_s"] == 1.5
-    other = e2opt_here("run", config, "--seed", "8", "--max-runtime", "0.5", "--runs-dir", runs)
+    other = e2opt_here("run", config, "--seed", "8", "--max-wall-s", "0.5", "--runs-dir", runs)
     assert other.returncode == 0 and "construction (random)" in other.stdout  # progress lines without --quiet
     assert {p.name.rsplit("_", 1)[1] for p in runs.iterdir()} == {"s7", "s8"}
 

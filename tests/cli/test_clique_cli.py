@@ -101,7 +101,7 @@ def test_solve_method_clique_without_a_perfect_clique_fills_the_holes(tmp_path, 
     [
         (["--method", "clique", "--count"], "not with --count"),
         (["--method", "clique", "--selections", "0"], "--selections 0"),
-        (["--method", "clique", "--time-limit", "0"], "--max-cpu-s 0.0"),
+        (["--method", "clique", "--max-cpu-s", "0"], "--max-cpu-s 0.0"),
         (["--selections", "100"], "--selections goes with --method clique"),
     ],
 )

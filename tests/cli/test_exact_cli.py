@@ -46,7 +46,7 @@ def test_one_board_is_printed_and_perfect(tmp_path):
 
 
 def test_time_limit_reports_an_incomplete_search():
-    out = e2opt("solve", SET1 / "set1_08x08.txt", "--count", "--time-limit", "0.5", "--quiet")
+    out = e2opt("solve", SET1 / "set1_08x08.txt", "--count", "--max-cpu-s", "0.5", "--quiet")
     assert out.returncode == 1
     assert out.stdout.splitlines()[-1].startswith("stopped by time limit after ")
     assert "search incomplete" in out.stdout and "complete search" not in out.stdout
@@ -58,7 +58,6 @@ def test_time_limit_reports_an_incomplete_search():
     ("args", "words"),
     [
         (["--method", "magic"], "--method magic"),
-        (["--time-limit", "-1"], "--max-cpu-s -1.0"),  # the old spelling, blamed as the new
         (
             ["--method", "cpsat", "--order", "row"],
             "--method cpsat: not with --order (--order goes with --method domains",
@@ -94,7 +93,7 @@ def test_missing_puzzle_is_a_one_line_error(tmp_path, capsys):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_ctrl_c_or_sigterm_prints_what_was_found_and_exits_128_plus_the_signal(sig):
     proc = solve_process(
-        SET1 / "set1_07x07.txt", "--count", "--time-limit", "120", "--progress-every-s", "0.5"
+        SET1 / "set1_07x07.txt", "--count", "--max-cpu-s", "120", "--progress-every-s", "0.5"
     )
     try:
         assert proc.stderr.readline().startswith("solve: ")  # the search is running (first progress line)

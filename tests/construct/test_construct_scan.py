@@ -181,13 +181,13 @@ def test_bench_construct_prints_a_table_per_budget_and_seed(tmp_path, capsys, me
 
     path = tmp_path / "c.yaml"
     path.write_text(f"instance: {INSTANCES / 'clue1_6x6.txt'}\nconstruct:\n  method: {method}\n")
-    assert main(["bench", "construct", "--config", str(path), "--cpu-s", "0.2", "--seeds", "1", "2"]) == 0
+    assert main(["bench", "construct", "--config", str(path), "--max-cpu-s", "0.2", "--seeds", "1", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"construction ({method}) on clue1_6x6, alone, per CPU budget"
     rows = [line.split() for line in out[2:]]
     assert [row[:2] for row in rows] == [["0.2", "1"], ["0.2", "2"], ["0.2", "median"]]
     assert all(0 < int(row[2]) <= 60 for row in rows[:2])
-    assert main(["bench", "construct", "--config", str(path), "--cpu-s", "0", "--seeds", "1"]) == 2
+    assert main(["bench", "construct", "--config", str(path), "--max-cpu-s", "0", "--seeds", "1"]) == 2
     assert "--max-cpu-s 0" in capsys.readouterr().err
 
 

@@ -111,13 +111,14 @@ def test_a_warm_start_board_is_kept_too(tmp_path):
     assert resume_run(run_dir).iterations == 3000
 
 
-def test_a_run_folder_from_before_markers_is_adopted_by_its_own_files(tmp_path):
+def test_a_run_folder_without_its_marker_is_refused_and_left_as_it_was(tmp_path):
     result = run_config(load_config(config_file(tmp_path, stop={"max_iterations": 300})))
     run_dir = Path(result.run_dir)
     (run_dir / MARKER).unlink()
-    shutil.rmtree(run_dir / "inputs")  # older runs had no copies either
-    assert resume_run(run_dir, overrides=("stop.max_iterations=500",)).iterations == 500
-    assert json.loads((run_dir / MARKER).read_text())["adopted"] is True
+    before = snapshot(run_dir)
+    line = one_error_line(e2opt_here("resume", run_dir, "--set", "stop.max_iterations=500"))
+    assert line.endswith(f"{run_dir}: not an e2opt run folder (no {MARKER} marker); nothing was changed")
+    assert snapshot(run_dir) == before
 
 
 def test_a_folder_whose_events_were_not_written_by_e2opt_is_not_adopted(users_folder):

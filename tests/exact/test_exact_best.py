@@ -119,7 +119,7 @@ def test_cli_writes_the_best_board_verified_and_says_it_is_optimal(tmp_path):
 
 @pytest.mark.slow
 def test_cli_time_limit_says_incomplete_with_the_bound():
-    out = e2opt("solve", SET1 / "set1_08x08.txt", "--best", "--time-limit", "0.5", "--quiet")
+    out = e2opt("solve", SET1 / "set1_08x08.txt", "--best", "--max-cpu-s", "0.5", "--quiet")
     assert out.returncode == 1, out.stderr
     last = out.stdout.splitlines()[-1]
     assert last.startswith("stopped by time limit after ") and last.endswith("search incomplete")
@@ -174,7 +174,7 @@ def test_best_stopped_by_ctrl_c_or_sigterm_exits_128_plus_n_with_what_it_found(t
     if phase == "cpsat":
         path = tmp_path / "r.txt"
         write_puzzle(generate(6, 6, 3, 5, 1, recolour=2)[0], path)
-    proc = solve_process(path, "--best", "--time-limit", "120", "--progress-every-s", "0.5")
+    proc = solve_process(path, "--best", "--max-cpu-s", "120", "--progress-every-s", "0.5")
     try:
         line = proc.stderr.readline()
         while phase == "cpsat" and " best " not in line:  # CP-SAT's lines say "best 56/60 so far"

@@ -113,6 +113,6 @@ def test_more_colours_than_a_word_holds_is_a_user_error_and_not_the_default(tmp_
         solve(puzzle, options("domains"), progress=None)
     assert main(["solve", str(path), "--method", "domains"]) == 2
     assert "colours 0-63" in capsys.readouterr().err
-    assert main(["solve", str(path), "--time-limit", "1", "--quiet"]) in (0, 1)  # colorpairs takes it
+    assert main(["solve", str(path), "--max-cpu-s", "1", "--quiet"]) in (0, 1)  # colorpairs takes it
     out = capsys.readouterr().out
     assert "search incomplete" in out or "found" in out

@@ -147,7 +147,7 @@ def checkpointed_count(path):
 @pytest.mark.slow
 def test_ctrl_c_stops_every_worker_and_exits_130():
     proc = group_process(
-        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120",
+        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--max-cpu-s", "120",
         "--progress-every-s", "0.5",
     )  # fmt: skip
     try:
@@ -164,7 +164,7 @@ def test_ctrl_c_stops_every_worker_and_exits_130():
 @pytest.mark.slow
 def test_workers_of_a_killed_solve_stop_too():
     proc = group_process(
-        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--time-limit", "120",
+        str(SET1 / "set1_08x08.txt"), "--method", "scan", "--count", "--workers", "2", "--max-cpu-s", "120",
         "--progress-every-s", "0.5",
     )  # fmt: skip
     try:
