@@ -1,6 +1,6 @@
 """Settings of older e2opt versions: every old run folder of tests/data loads translated, with one line naming
 its config.yaml and the old -> new keys, and resumes; a fresh run's config.yaml holds only live settings in
-today's names, and reads back without a word."""
+today's names (no time setting without its clock), and reads back without a word."""
 
 from __future__ import annotations
 
@@ -71,6 +71,9 @@ def test_a_fresh_config_dumps_only_the_constructions_it_runs(capsys):
     dumped = yaml.safe_load(cfg.to_yaml())
     assert set(dumped["construct"]) == {"method", "beam", "dfs"}  # beam builds, dfs produces (run.roles)
     assert not LEGACY & keys(dumped)
+    assert not [
+        key for key in keys(dumped) if key.rsplit(".", 1)[-1] in ("time_limit_s", "repair_s", "restarts")
+    ]
     assert capsys.readouterr().err == ""
     plain = load_config(ROOT / "config" / "quick.yaml").to_dict()
     assert set(plain["construct"]) == {"method"}  # random: no section of its own
