@@ -11,7 +11,6 @@ from .cli import guard as _guard
 if _guard.is_command():  # before anything slow: Ctrl-C while the command imports prints no traceback
     _guard.install()
 
-import warnings
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,7 +46,6 @@ __all__ = [
     "resume",
     "run",
     "score",
-    "solve",
     "solve_exact",
     "write_board",
     "write_puzzle",
@@ -83,11 +81,3 @@ def solve_exact(puzzle: Puzzle | str | Path, **options: Any):
         puzzle = read_puzzle(puzzle)
     method = options.pop("method", None) or default_method(puzzle)
     return exact_solve(puzzle, exact_options(method, **options), progress=None)
-
-
-def solve(config: RunConfig | str | Path, **kwargs: Any):
-    """Deprecated name of ``run`` (``solve`` now means the exact search: ``solve_exact``)."""
-    warnings.warn(
-        "e2opt.solve is e2opt.run now (e2opt.solve_exact is the exact search)", DeprecationWarning, 2
-    )
-    return run(config, **kwargs)

@@ -57,10 +57,7 @@ def fingerprint(config: Path) -> dict[str, Any]:
     import e2opt
     from e2opt.engine.events import read_events
 
-    run = getattr(e2opt, "run", None)
-    result = (
-        run(config) if callable(run) else e2opt.solve(config)
-    )  # e2opt.run before the engine change: a module
+    result = e2opt.run(config)
     run_dir = Path(result.run_dir)
     bests = [[e["score"], e.get("iteration")] for e in read_events(run_dir) if e["event"] == "best"]
     return {

@@ -11,6 +11,7 @@ nothing is warmed here and each worker warms what it needs, as before.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 from typing import Any
@@ -41,4 +42,6 @@ def prewarm() -> None:
         if "data" in what:
             warm_up(build(RunConfig, what["data"], "<prewarm>"))
         else:
-            warm_up(load_config(what["config"], what.get("sets", [])))
+            with contextlib.redirect_stderr(io.StringIO()):  # the run's own process says what it translated
+                cfg = load_config(what["config"], what.get("sets", []))
+            warm_up(cfg)

@@ -1,6 +1,6 @@
 """Settings of older e2opt versions: every old run folder of tests/data loads translated, with one line naming
 its config.yaml and the old -> new keys, and resumes; a fresh run's config.yaml holds only live settings in
-today's names, and reads back without a word."""
+today's names (no time setting without its clock), and reads back without a word."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import e2opt
 
 from e2opt.core.errors import ConfigError
 from e2opt.engine.loader import load_config
@@ -71,6 +72,9 @@ def test_a_fresh_config_dumps_only_the_constructions_it_runs(capsys):
     dumped = yaml.safe_load(cfg.to_yaml())
     assert set(dumped["construct"]) == {"method", "beam", "dfs"}  # beam builds, dfs produces (run.roles)
     assert not LEGACY & keys(dumped)
+    assert not [
+        key for key in keys(dumped) if key.rsplit(".", 1)[-1] in ("time_limit_s", "repair_s", "restarts")
+    ]
     assert capsys.readouterr().err == ""
     plain = load_config(ROOT / "config" / "quick.yaml").to_dict()
     assert set(plain["construct"]) == {"method"}  # random: no section of its own
@@ -88,3 +92,18 @@ def test_an_old_key_from_the_command_line_is_one_line_and_read_under_its_new_nam
     path.write_text(path.read_text() + "search: {bias: 1.0, moves: {assignment: {bias: 2.0}}}\n")
     with pytest.raises(ConfigError, match="given twice"):
         load_config(path)
+
+
+def test_a_run_of_two_workers_from_an_old_config_says_so_once(tmp_path):
+    """The run's own process says it; its workers' fork server, which reads the file too, does not."""
+    path = tmp_path / "old.yaml"
+    data = {"instance": str(ROOT / "instances" / "brendan_set1" / "set1_04x04.txt"), "search": {"holes": 3},
+            "stop": {"max_iterations": 400}, "run": {"workers": 2, "share_every_s": 1},
+            "output": {"runs_dir": str(tmp_path / "runs"), "plots": False}}  # fmt: skip
+    path.write_text(yaml.safe_dump(data))
+    proc = e2opt("run", path, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"warning: {path}: settings of an older e2opt, read under their new names: "
+        "search.holes -> search.moves.assignment.holes; run.share_every_s -> run.share_every_wall_s"
+    ]

@@ -419,9 +419,7 @@ def test_python_api_run_takes_a_path_or_a_config_with_dotted_overrides(tmp_path)
     assert score(read_puzzle(SMALL), by_path.best_board) == by_path.best_score
     with pytest.raises(ConfigError, match=r"search\.nope"):
         e2opt.run(path, search__nope=1)
-    with pytest.warns(DeprecationWarning, match="e2opt.run"):  # the old name still works
-        old = e2opt.solve(path, stop__max_iterations=700, seed=9)
-    assert old.best_board == by_path.best_board
+    assert not hasattr(e2opt, "solve")  # the older name of run: solve_exact is the exact search
 
 
 def test_python_api_solve_exact_and_resume(tmp_path):
