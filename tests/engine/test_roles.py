@@ -46,6 +46,16 @@ def test_pool_keeps_each_board_once_and_at_most_its_size_best_first():
     assert len({e.key for e in pool.entries}) == 5
 
 
+def test_the_elite_is_ranked_best_first_and_first_come_first_among_equals():
+    elite = BoardPool(size=3, similar=1.0)
+    made = boards(6, 5)
+    for t, ((p, r), s) in enumerate(zip(made, [5, 7, 5, 9, 5], strict=True)):
+        elite.offer(p, r, s, t, 0.0)
+    assert [(e.score, e.worker) for e in elite.ranked()] == [(9, 3), (7, 1), (5, 0)]  # later 5s left
+    assert elite.known(*made[4]) and not elite.offer(*made[4], 10, 4, 0.0)  # offered once: never again
+    assert [b["score"] for b in elite.shared()] == [9, 7, 5]
+
+
 def test_take_prefers_high_scores_unlike_the_boards_already_repaired():
     pool = BoardPool(size=10, similar=0.5)
     rng = np.random.default_rng(4)
