@@ -1,8 +1,9 @@
-"""Where a run's live view and messages go: a block of lines redrawn in place on a terminal, plain lines otherwise
-(nohup, cron, a pipe). The figures come from liveview.py; this module only writes them.
+"""Where a run's live view and messages, and a sweep's lines, go: a block of lines redrawn in place on a
+terminal, plain lines otherwise (nohup, cron, a pipe). The figures come from liveview.py and sweep/loop.py;
+this module only writes them.
 
-Output never stops a run: when stdout is a closed pipe or a hung-up terminal, progress goes nowhere
-and the run goes on.
+Output never stops a run or a sweep: when stdout is a closed pipe or a hung-up terminal, progress goes
+nowhere and the work goes on.
 """
 
 from __future__ import annotations
@@ -27,13 +28,17 @@ def format_clock(seconds: float) -> str:
 
 class Progress:
     """The live view's block (``show``) and the run's messages, from any thread: on a terminal the block stays
-    under the messages and is redrawn in place; otherwise each ``show`` prints its lines once."""
+    under the messages and is redrawn in place; otherwise each ``show`` prints its lines once. ``cfg`` None:
+    messages only (a sweep's lines), no view to pace."""
 
-    def __init__(self, cfg: RunConfig, quiet: bool, stream: TextIO | None = None):
+    def __init__(self, cfg: RunConfig | None, quiet: bool, stream: TextIO | None = None):
         self.stream = stream or sys.stdout
         self.quiet = quiet
         self.live = self.stream.isatty()
-        self.every = cfg.output.progress_every_wall_s if self.live else cfg.output.log_every_wall_s
+        output = None if cfg is None else cfg.output
+        self.every = (
+            0.0 if output is None else output.progress_every_wall_s if self.live else output.log_every_wall_s
+        )
         self.block: list[str] = []  # the lines of the view on the terminal now, the cursor just below them
         self.lock = threading.Lock()
 

@@ -15,7 +15,7 @@ from ..construct import ConstructConfig, threads_used
 from ..core.cores import slots_for
 from ..core.signals import Interrupted, StopSignals
 from ..engine.executors import sweep_executor
-from ..engine.progress import format_clock
+from ..engine.progress import Progress, format_clock
 from ..engine.runfolder import is_finished
 from .folder import STOP_FILE, SweepLock
 from .spec import Sweep, SweepRun
@@ -23,9 +23,10 @@ from .worker import execute
 
 
 class SweepProgress:
-    """One line per finished run: counts over all runs, elapsed time and an ETA from this session's pace."""
+    """One line per finished run: counts over all runs, elapsed time and an ETA from this session's pace,
+    written through the run's Progress (a closed pipe silences it, never the sweep)."""
 
-    def __init__(self, sweep: Sweep, todo: int, out: TextIO):
+    def __init__(self, sweep: Sweep, todo: int, out: Progress):
         self.sweep, self.todo, self.out = sweep, todo, out
         self.start = time.perf_counter()
         self.finished = 0
@@ -44,11 +45,10 @@ class SweepProgress:
             what += f" {r['best_score']}/{r['max_score']} in {r['wall_s']:.0f} s"
         elif outcome.get("error"):
             what += f": {outcome['error']}"
-        self.out.write(
+        self.out.message(
             f"[{counts['done'] + counts['failed']}/{total}] {run_id} {what} | done {counts['done']}, "
-            f"failed {counts['failed']}, total {total} | {format_clock(elapsed)} elapsed{eta}\n"
+            f"failed {counts['failed']}, total {total} | {format_clock(elapsed)} elapsed{eta}"
         )
-        self.out.flush()
 
 
 @dataclass
@@ -76,7 +76,7 @@ def run_sweep(
     them at once. Every status change is appended to status.jsonl as it happens.
     """
     sweep_dir = Path(sweep_dir)
-    out = out or sys.stdout
+    lines = Progress(None, quiet=False, stream=out or sys.stdout)
     stop_file = sweep_dir / STOP_FILE
     with SweepLock(sweep_dir):
         stop_file.unlink(missing_ok=True)
@@ -91,11 +91,11 @@ def run_sweep(
             return SweepOutcome(dict(Counter(sweep.status_of(r.id) for r in sweep.runs)), False)
         pool = sweep_executor(executor, workers or default_workers(sweep), scheduler)
         started = sum((sweep_dir / run.id).is_dir() for run in todo)
-        out.write(
+        lines.message(
             f"sweep {sweep.name}: {len(sweep.runs)} runs, {len(sweep.runs) - len(todo)} finished, "
-            f"{started} to resume, {len(todo) - started} to start; {pool.describe()}; folder {sweep_dir}\n"
+            f"{started} to resume, {len(todo) - started} to start; {pool.describe()}; folder {sweep_dir}"
         )
-        progress = SweepProgress(sweep, len(todo), out)
+        progress = SweepProgress(sweep, len(todo), lines)
         interrupted = Interrupted()
         pending: dict[Any, SweepRun] = {}
         stopping = abandoned = False
@@ -110,7 +110,7 @@ def run_sweep(
                         stopping = True
                         stop_file.touch()
                         pool.cancel(set(pending))
-                        out.write(f"stopping ({interrupted.reason}): no new runs; {pool.stop_note}\n")
+                        lines.message(f"stopping ({interrupted.reason}): no new runs; {pool.stop_note}")
                         if not pool.waits_for_running:
                             break
                     for future in pool.wait(set(pending), 0.5):

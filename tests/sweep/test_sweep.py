@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import signal
@@ -373,6 +374,18 @@ def test_ctrl_c_stops_a_run_in_flight_cleanly_and_resume_continues_it(tmp_path, 
     assert final["stop_reason"].startswith("max_wall_s") and final["iterations"] > first["iterations"]
     events = [json.loads(line)["event"] for line in (run_dir / "events.jsonl").read_text().splitlines()]
     assert events.count("start") == 1 and events.count("resume") == 1
+
+
+def test_a_closed_output_never_stops_a_sweep(tmp_path, base):
+    sweep = load_sweep(sweep_file(tmp_path, seeds=1))
+    sweep_dir = create_sweep(sweep)
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    # stdout gone (its reader ended): the sweep's lines go nowhere, its runs still finish
+    assert run_sweep(sweep, sweep_dir, workers=1, out=ClosedPipe()).counts == {"done": 1}
 
 
 def test_a_failing_run_is_recorded_and_the_sweep_goes_on(tmp_path, base):
