@@ -131,6 +131,11 @@ def test_an_old_section_loads_with_one_line_naming_file_and_keys_and_runs_as_dfs
         ({"method": "backtrack", "backtrack": {"finish_widht": 8}}, {}, "construct.backtrack.finish_widht",
          "unknown key"),
         ({"method": "breakdfs"}, {"roles": {"method": "backtrack"}}, "run.roles.method", "cannot both run"),
+        ({"method": "backtrack", "backtrack": {"node_budget": "9"}}, {}, "construct.backtrack.node_budget",
+         "expected an integer"),
+        ({"method": "backtrack", "backtrack": {"abort": [["a", 1]]}}, {}, "construct.backtrack.abort", "pairs"),
+        ({"method": "backtrack", "backtrack": [1]}, {}, "construct.backtrack", "expected a mapping"),
+        ({"method": ["backtrack"]}, {}, "construct.method", "expected one of"),
     ],
 )  # fmt: skip
 def test_an_old_section_that_cannot_be_read_is_one_line_naming_key_and_file(
