@@ -18,6 +18,7 @@ from ..config.registry import Flag
 from ..core.board import Board, format_board, score
 from ..core.errors import E2optError
 from ..core.puzzle import Puzzle, format_puzzle
+from ..core.ticks import Ticks
 from ..core.verify import verify_texts
 from .graph import CliqueGraph, fixed_board, puzzle_graph
 from .place import board_of, fill, is_clique
@@ -68,7 +69,8 @@ def run_heuristic(
     search = CliqueSearch(adj, seed)
     run = CliqueRun(graph, time.process_time() - start)
     stops = sorted({int(m) for m in marks if 0 < m < selections} | {int(selections)})
-    next_line = progress_every_s
+    say = None if progress is None else (lambda line: print(line, file=progress, flush=True))
+    lines = Ticks(say, progress_every_s, lambda: time.process_time() - start)
     try:
         for stop in stops:
             while search.selections < stop and search.best_size < graph.target:
@@ -77,14 +79,9 @@ def run_heuristic(
                 if time_limit_s is not None and cpu >= time_limit_s:
                     run.stopped = "time limit"
                     break
-                if progress is not None and cpu >= next_line:
-                    next_line = cpu + progress_every_s
-                    print(
-                        f"solve: {cpu:.0f} s CPU, {search.selections:.3g} selections, best clique "
-                        f"{search.best_size}/{graph.target}",
-                        file=progress,
-                        flush=True,
-                    )
+                if lines.due():
+                    lines.say(f"solve: {cpu:.0f} s CPU, {search.selections:.3g} selections, best clique "
+                              f"{search.best_size}/{graph.target}")  # fmt: skip
             run.snapshots.append(Snapshot(search.selections, time.process_time() - start, search.best()))
             if run.stopped == "time limit" or search.best_size >= graph.target:
                 break

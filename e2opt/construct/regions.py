@@ -18,13 +18,13 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.puzzle import Puzzle
+from ..core.ticks import Ticks
 from ..cpsat.region_model import RegionSolution, solve_region
 from .config import RegionsConfig
 from .region_pieces import candidates, fill_region, possible_joins, region_joins
 
 MIN_SOLVE_S = 0.2  # a region with less time than this before the deadline is filled without CP-SAT
 RESERVE_S = 0.5  # kept back from the deadline for the fills and bookkeeping
-REPORT_EVERY_S = 5.0  # progress lines at most this often
 SOLVED = ("optimal", "feasible")
 
 Report = Callable[[str], None]
@@ -98,8 +98,7 @@ class RegionBuilder:
         self.cpu_start = time.process_time()
         self.deadline = None if deadline_s is None else self.start + deadline_s - RESERVE_S
         self.stop_requested = stop_requested
-        self.report = report
-        self.next_report = self.start + REPORT_EVERY_S
+        self.lines = Ticks(report)
         self.regions = region_list(puzzle, cfg)
         board = Board(np.full((puzzle.rows, puzzle.cols), -1), np.zeros((puzzle.rows, puzzle.cols), int))
         for h in puzzle.hints:
@@ -243,16 +242,14 @@ class RegionBuilder:
         }
 
     def progress(self) -> None:
-        """A progress line for long constructions, at most every REPORT_EVERY_S seconds."""
-        now = time.perf_counter()
-        if self.report is None or now < self.next_report:
+        """A progress line for long constructions (core/ticks.py: at most one every 5 s)."""
+        if not self.lines.due():
             return
-        self.next_report = now + REPORT_EVERY_S
         placed = self.state.records
-        self.report(
+        self.lines.say(
             f"regions: {len(placed)}/{len(self.regions)} placed, "
             f"{sum(r['mismatches'] for r in placed)} mismatches, {self.state.backtracks} backtracks, "
-            f"{now - self.start:.0f} s"
+            f"{time.perf_counter() - self.start:.0f} s"
         )
 
 

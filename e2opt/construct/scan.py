@@ -13,11 +13,11 @@ import numpy as np
 
 from ..core.board import Board, score
 from ..core.puzzle import Puzzle
+from ..core.ticks import Ticks
 from ..fill.order import make_order
 from ..fill.tables import build_tables
 from .beam import run_beam
 from .config import BeamConfig
-from .ticks import Ticks
 
 Stop = Callable[[], bool]
 

@@ -1,4 +1,5 @@
-"""The run's pool of strong boards: producers put boards in, repairers take the most promising out.
+"""The run's collection of distinct boards: the producers' pool (repairers take its most promising out) and
+the elite (the best boards published to the workers, never taken).
 
 Bounded (``size`` boards) and deduplicated (a board seen once is never kept again, even after it left the
 pool). A repairer takes the best-scoring board not yet repaired whose placements differ enough from every
@@ -35,7 +36,7 @@ class Entry:
     score: int
     piece: np.ndarray
     rot: np.ndarray
-    worker: int
+    worker: int  # -1: not recorded (an elite board back from a checkpoint)
     wall_s: float
     taken_by: int | None = None
 
@@ -57,11 +58,16 @@ class BoardPool:
             tuple[np.ndarray, np.ndarray]
         ] = []  # the last ``size`` boards taken, for ``similar``
 
+    def known(self, piece: np.ndarray, rot: np.ndarray) -> bool:
+        """The board was offered before (kept or not): offering it again changes nothing."""
+        key = board_key(piece, rot)
+        return key in self.seen or any(e.key == key for e in self.entries)
+
     def offer(self, piece: np.ndarray, rot: np.ndarray, score: int, worker: int, wall_s: float) -> bool:
         """Add a board unless seen before or worse than a full pool's worst; True when it was kept."""
-        key = board_key(piece, rot)
-        if key in self.seen or any(e.key == key for e in self.entries):
+        if self.known(piece, rot):
             return False
+        key = board_key(piece, rot)
         self.seen[key] = None
         if len(self.seen) > SEEN_LIMIT:
             del self.seen[next(iter(self.seen))]
@@ -78,6 +84,14 @@ class BoardPool:
             return min(taken, key=lambda e: e.score)
         return min(reversed(self.entries), key=lambda e: e.score)
 
+    def ranked(self) -> list[Entry]:
+        """The boards, best first; first come first among equals."""
+        return sorted(self.entries, key=lambda e: -e.score)
+
+    def shared(self) -> list[dict[str, Any]]:
+        """The boards as a round's task carries them (protocol.Task.published), best first."""
+        return [{"score": e.score, "piece": e.piece, "rot": e.rot} for e in self.ranked()]
+
     def waiting(self) -> int:
         """Boards no repairer took yet."""
         return sum(e.taken_by is None for e in self.entries)
@@ -87,7 +101,7 @@ class BoardPool:
         free = [e for e in self.entries if e.taken_by is None]
         if not free:
             return None
-        ranked = sorted(free, key=lambda e: -e.score)  # stable: first come first among equals
+        ranked = sorted(free, key=lambda e: -e.score)  # as in ranked(): first come first among equals
         pick = ranked[0]
         if self.repaired:
             pieces = np.stack([p for p, _ in self.repaired])

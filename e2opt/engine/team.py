@@ -45,8 +45,8 @@ class Team:
         self.rounds, self.lost = [0] * n, [0] * n
         self.lost_cpu = [0.0] * n  # CPU seconds of the rounds lost with their process (not in any state)
         self.move_summaries: list[dict[str, dict]] = [{} for _ in range(n)]  # each worker's per-move totals
-        self.elite: list[dict[str, Any]] = []  # {"score", "piece", "rot"}, best first, distinct
-        self.published: list[dict[str, Any]] = []
+        self.elite = BoardPool(cfg.run.elite_size, similar=1.0)  # the best distinct boards; never taken
+        self.published: list[dict[str, Any]] = []  # the elite as last published (protocol.Task.published)
         self.best: dict[str, Any] | None = None  # {"score", "worker", "iteration", "wall_s", "cpu_s"}
         self.best_board: Board | None = None
         self.stop_reason: str | None = None
@@ -143,20 +143,14 @@ class Team:
 
     def publish(self, events: EventLog) -> None:
         """Merge every worker's best board into the elite (each verified once) and publish it."""
-        seen = {(e["piece"].tobytes(), e["rot"].tobytes()) for e in self.elite}
-        for state in self.states:
-            if state is None:
+        wall = self.clock.wall()
+        for i, state in enumerate(self.states):
+            if state is None or self.elite.known(state.best_piece, state.best_rot):
                 continue
-            piece, rot = np.asarray(state.best_piece), np.asarray(state.best_rot)
-            if (piece.tobytes(), rot.tobytes()) in seen:
-                continue
-            _, value = self.verified(piece, rot)
-            self.elite.append({"score": value, "piece": piece.copy(), "rot": rot.copy()})
-            seen.add((piece.tobytes(), rot.tobytes()))
-        self.elite.sort(key=lambda e: -e["score"])  # stable: earlier boards first among equals
-        del self.elite[self.cfg.run.elite_size :]
-        self.published = list(self.elite)
-        events.write(Share(wall_s=round(self.clock.wall(), 3), elite=[e["score"] for e in self.elite]))
+            _, value = self.verified(state.best_piece, state.best_rot)
+            self.elite.offer(state.best_piece, state.best_rot, value, i, wall)
+        self.published = self.elite.shared()
+        events.write(Share(wall_s=round(wall, 3), elite=[e["score"] for e in self.published]))
 
     # --- totals ---
 
@@ -210,8 +204,9 @@ class Team:
             metas.append(None if state is None else state.meta.to_dict())
             if state is not None:
                 arrays.update(state.arrays(i))
-        for j, e in enumerate(self.elite):
-            arrays[f"elite{j}.piece"], arrays[f"elite{j}.rot"] = e["piece"], e["rot"]
+        elite = self.elite.ranked()
+        for j, e in enumerate(elite):
+            arrays[f"elite{j}.piece"], arrays[f"elite{j}.rot"] = e.piece, e.rot
         arrays.update(self.pool.arrays())
         wall = self.clock.wall()
         meta = {
@@ -229,7 +224,7 @@ class Team:
                 "moves": self.moves,
                 "current": self.current,
                 "best": self.best,
-                "elite_scores": [e["score"] for e in self.elite],
+                "elite_scores": [e.score for e in elite],
                 "published": len(self.published),
                 "pool": self.pool.meta(pending=set(self.pending.values())),
             },
@@ -256,10 +251,9 @@ class Team:
         for key in ("rounds", "lost", "moves", "current"):
             setattr(team, key, list(team_meta[key]))
         team.lost_cpu = [float(x) for x in team_meta.get("lost_cpu", [0.0] * n)]  # none before issue 48
-        for j, value in enumerate(team_meta["elite_scores"]):
-            piece, rot = np.asarray(state[f"elite{j}.piece"]), np.asarray(state[f"elite{j}.rot"])
-            team.elite.append({"score": int(value), "piece": piece, "rot": rot})
-        team.published = team.elite[: team_meta["published"]]
+        for j, value in enumerate(team_meta["elite_scores"]):  # best first: they come back in that order
+            team.elite.offer(state[f"elite{j}.piece"], state[f"elite{j}.rot"], int(value), -1, 0.0)
+        team.published = team.elite.shared()[: team_meta["published"]]
         if "pool" in team_meta:  # checkpoints before worker roles have none
             team.pool.restore(team_meta["pool"], state)
         team.counted = {e.key for e in read_typed(run_dir) if isinstance(e, Produced) and e.key is not None}
@@ -330,8 +324,7 @@ class Team:
         self.best = {"score": value, "worker": found.worker}
         self.best.update({"iteration": found.iteration, "wall_s": found.wall_s, "cpu_s": found.cpu_s})
         self.best_board = board
-        self.elite.insert(0, {"score": value, "piece": piece, "rot": rot})
-        del self.elite[self.cfg.run.elite_size :]
+        self.elite.offer(piece, rot, value, -1, 0.0)  # the best of all: first in the elite
         return True
 
 

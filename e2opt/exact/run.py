@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from ..core.board import Board, format_board
 from ..core.errors import E2optError
 from ..core.puzzle import Puzzle, format_puzzle
+from ..core.ticks import Ticks
 from ..core.verify import verify_texts
 from .chessboard import complete
 from .cpsat import CpSatSearch
@@ -127,7 +128,8 @@ class Run:
         self.cpu0 = time.process_time()
         self.others = 0.0  # CPU seconds of worker processes (split.py)
         self.earlier_cpu = 0.0  # CPU seconds of earlier sessions of a resumed search (ledger.py)
-        self.next_progress = opts.progress_every_s
+        say = None if stream is None else (lambda line: print(line, file=stream, flush=True))
+        self.lines = Ticks(say, opts.progress_every_s, self.cpu)
 
     def cpu(self) -> float:
         """CPU seconds of this search: this process's and its workers'."""
@@ -170,16 +172,12 @@ class Run:
         self.result.solutions += len(boards)
 
     def progress(self, nodes: int | None, depth: str = "") -> None:
-        if self.stream is None or self.cpu() < self.next_progress:
+        """A ``solve:`` line (nodes, their rate, solutions so far), at most every ``--progress-every`` CPU s."""
+        if not self.lines.due():
             return
-        self.next_progress = self.cpu() + self.opts.progress_every_s
         spent = self.cpu() + self.earlier_cpu  # nodes include a resumed search's earlier sessions
         rate = f", {nodes:.3g} nodes ({nodes / max(spent, 1e-9):.3g}/s)" if nodes is not None else ""
-        print(
-            f"solve: {self.cpu():.0f} s CPU{rate}, {self.result.solutions} found so far{depth}",
-            file=self.stream,
-            flush=True,
-        )
+        self.lines.say(f"solve: {self.cpu():.0f} s CPU{rate}, {self.result.solutions} found so far{depth}")
 
 
 def scan(run: Run) -> None:

@@ -220,7 +220,7 @@ def test_beam_reports_progress_while_it_runs(monkeypatch):
     """The lines a run shows during a long construction: beams done, best so far, rate."""
     import re
 
-    from e2opt.construct import ticks
+    from e2opt.core import ticks
 
     monkeypatch.setattr(ticks, "REPORT_EVERY_S", 0.0)
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")

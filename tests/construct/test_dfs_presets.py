@@ -203,7 +203,7 @@ def test_a_beam_completes_adjacent_holes_and_an_assignment_isolated_ones():
 
 
 def test_the_dfs_reports_progress_while_it_runs(monkeypatch):
-    from e2opt.construct import ticks
+    from e2opt.core import ticks
 
     monkeypatch.setattr(ticks, "REPORT_EVERY_S", 0.0)
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")

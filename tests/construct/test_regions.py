@@ -14,6 +14,7 @@ from e2opt.construct import regions as regions_mod
 from e2opt.construct.config import RegionsConfig
 from e2opt.construct.region_pieces import fill_region, possible_joins
 from e2opt.construct.regions import construct_regions, region_list
+from e2opt.core import ticks
 from e2opt.core.board import Board, format_board, join_matches, rule_violations, score
 from e2opt.core.errors import ConfigError
 from e2opt.core.formats.read import read_puzzle
@@ -242,7 +243,7 @@ def test_seeded_runs_repeat():
 
 
 def test_run_records_construction_and_shows_progress(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(regions_mod, "REPORT_EVERY_S", 0.0)
+    monkeypatch.setattr(ticks, "REPORT_EVERY_S", 0.0)
     path = tmp_path / "c.yaml"
     data = {
         "instance": str(SET1 / "set1_04x04.txt"),

@@ -135,16 +135,16 @@ def test_publishing_refuses_a_board_that_breaks_a_rule(tmp_path):
     team.states = [a.state for a in answers]
     log = coordinator.EventLog(tmp_path)
     team.publish(log)
-    assert sorted(e["score"] for e in team.elite) == sorted(a.state.meta.best_score for a in answers)
+    assert sorted(e.score for e in team.elite.entries) == sorted(a.state.meta.best_score for a in answers)
     broken = answers[1].state
     corner = int(np.flatnonzero(team.flat.cell_kind == 0)[0])
     broken.best_rot = broken.best_rot.copy()
     broken.best_rot[corner] = (broken.best_rot[corner] + 1) % 4  # a corner turned off its rim
     assert rule_violations(puzzle, team.flat.board(broken.best_piece, broken.best_rot))
-    elite = list(team.elite)
+    elite = list(team.elite.entries)
     with pytest.raises(E2optError, match="invalid board"):
         team.publish(log)
-    assert team.elite == elite and len(team.published) == 2
+    assert team.elite.entries == elite and len(team.published) == 2
     log.close()
 
 

@@ -33,7 +33,7 @@ from ...config.schema import to_plain
 from ...core.board import Board
 from ...core.fsutil import atomic_write_text
 from ...core.puzzle import Puzzle
-from ..ticks import Ticks
+from ...core.ticks import Ticks
 from .complete import complete, completion_cost
 from .config import DfsConfig
 from .harvest import Entry, board_entry
