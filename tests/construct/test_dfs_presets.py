@@ -81,19 +81,21 @@ def old_section(tmp_path, name: str, section: dict) -> DfsConfig:
 @pytest.mark.parametrize(
     "name, section, equivalent",
     [
-        ("breakdfs", {"breaks": [[180, 1], [200, 3]], "quota": [], "time_limit_s": 0.4, "max_attempts": 2,
-                      "node_budget": 30_000, "harvest": {"complete": 1, "cpsat_s": 0.5, "repair_s": 0}},
-         DfsConfig(recipe="blackwood", breaks=((180, 1), (200, 3)), quota=(), abort=(), time_limit_cpu_s=0.4,
+        ("breakdfs", {"breaks": [[180, 1], [200, 3]], "quota": [], "time_limit_s": 60, "max_attempts": 2,
+                      "node_budget": 30_000, "harvest": {"complete": 1, "cpsat_s": 0, "repair_s": 0}},
+         DfsConfig(recipe="blackwood", breaks=((180, 1), (200, 3)), quota=(), abort=(), time_limit_cpu_s=60,
                    max_attempts=2, node_budget=30_000, privileged=(),
-                   harvest=HarvestConfig(complete=1, cpsat_wall_s=0.5, repair_cpu_s=0))),
-        ("backtrack", {"time_limit_s": 0.4, "max_restarts": 2, "node_budget": 30_000, "finish_width": 8},
-         DfsConfig(recipe="backtrack", time_limit_cpu_s=0.4, max_attempts=2, node_budget=30_000, scale_from=None,
+                   harvest=HarvestConfig(complete=1, cpsat_wall_s=0, repair_cpu_s=0))),
+        ("backtrack", {"time_limit_s": 60, "max_restarts": 2, "node_budget": 30_000, "finish_width": 8},
+         DfsConfig(recipe="backtrack", time_limit_cpu_s=60, max_attempts=2, node_budget=30_000, scale_from=None,
                    frame_colour_breaks=True, privileged=(), privileged_frame=0, privileged_inner=3,
                    abort=((1_500, 0.35), (4_500, 0.5), (12_000, 0.59), (21_000, 0.645)),
                    harvest=HarvestConfig(complete=1, cpsat_wall_s=0.0, neighbours=False, beam_width=8, repair_cpu_s=0.0))),
     ],
 )  # fmt: skip
 def test_an_old_section_is_read_as_the_dfs_section_that_builds_its_board(tmp_path, name, section, equivalent):
+    """The node budget ends each build, never a clock, and no CP-SAT completes it (its wall-clock limit): the
+    boards do not depend on the machine's load."""
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
     translated = old_section(tmp_path, name, section)
     assert preset_recipe(translated, puzzle, equivalent.recipe) == preset_recipe(
