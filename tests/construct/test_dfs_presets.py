@@ -81,19 +81,21 @@ def old_section(tmp_path, name: str, section: dict) -> DfsConfig:
 @pytest.mark.parametrize(
     "name, section, equivalent",
     [
-        ("breakdfs", {"breaks": [[180, 1], [200, 3]], "quota": [], "time_limit_s": 0.4, "max_attempts": 2,
-                      "node_budget": 30_000, "harvest": {"complete": 1, "cpsat_s": 0.5, "repair_s": 0}},
-         DfsConfig(recipe="blackwood", breaks=((180, 1), (200, 3)), quota=(), abort=(), time_limit_cpu_s=0.4,
+        ("breakdfs", {"breaks": [[180, 1], [200, 3]], "quota": [], "time_limit_s": 60, "max_attempts": 2,
+                      "node_budget": 30_000, "harvest": {"complete": 1, "cpsat_s": 0, "repair_s": 0}},
+         DfsConfig(recipe="blackwood", breaks=((180, 1), (200, 3)), quota=(), abort=(), time_limit_cpu_s=60,
                    max_attempts=2, node_budget=30_000, privileged=(),
-                   harvest=HarvestConfig(complete=1, cpsat_wall_s=0.5, repair_cpu_s=0))),
-        ("backtrack", {"time_limit_s": 0.4, "max_restarts": 2, "node_budget": 30_000, "finish_width": 8},
-         DfsConfig(recipe="backtrack", time_limit_cpu_s=0.4, max_attempts=2, node_budget=30_000, scale_from=None,
+                   harvest=HarvestConfig(complete=1, cpsat_wall_s=0, repair_cpu_s=0))),
+        ("backtrack", {"time_limit_s": 60, "max_restarts": 2, "node_budget": 30_000, "finish_width": 8},
+         DfsConfig(recipe="backtrack", time_limit_cpu_s=60, max_attempts=2, node_budget=30_000, scale_from=None,
                    frame_colour_breaks=True, privileged=(), privileged_frame=0, privileged_inner=3,
                    abort=((1_500, 0.35), (4_500, 0.5), (12_000, 0.59), (21_000, 0.645)),
                    harvest=HarvestConfig(complete=1, cpsat_wall_s=0.0, neighbours=False, beam_width=8, repair_cpu_s=0.0))),
     ],
 )  # fmt: skip
 def test_an_old_section_is_read_as_the_dfs_section_that_builds_its_board(tmp_path, name, section, equivalent):
+    """The node budget ends each build, never a clock, and no CP-SAT completes it (its wall-clock limit): the
+    boards do not depend on the machine's load."""
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
     translated = old_section(tmp_path, name, section)
     assert preset_recipe(translated, puzzle, equivalent.recipe) == preset_recipe(
@@ -131,6 +133,11 @@ def test_an_old_section_loads_with_one_line_naming_file_and_keys_and_runs_as_dfs
         ({"method": "backtrack", "backtrack": {"finish_widht": 8}}, {}, "construct.backtrack.finish_widht",
          "unknown key"),
         ({"method": "breakdfs"}, {"roles": {"method": "backtrack"}}, "run.roles.method", "cannot both run"),
+        ({"method": "backtrack", "backtrack": {"node_budget": "9"}}, {}, "construct.backtrack.node_budget",
+         "expected an integer"),
+        ({"method": "backtrack", "backtrack": {"abort": [["a", 1]]}}, {}, "construct.backtrack.abort", "pairs"),
+        ({"method": "backtrack", "backtrack": [1]}, {}, "construct.backtrack", "expected a mapping"),
+        ({"method": ["backtrack"]}, {}, "construct.method", "expected one of"),
     ],
 )  # fmt: skip
 def test_an_old_section_that_cannot_be_read_is_one_line_naming_key_and_file(

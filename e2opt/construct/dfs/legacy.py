@@ -28,6 +28,22 @@ BACKTRACK: dict[str, Any] = {
 OLD = {"breakdfs": BREAKDFS, "backtrack": BACKTRACK}
 
 
+def _old_method(method: Any) -> bool:
+    """``method`` names one of the old sections."""
+    return isinstance(method, str) and method in OLD
+
+
+def _number(value: Any) -> bool:
+    """A finite int or float (not a bool), as a node count and its fractions must be."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < 2**63
+
+
+def _refuse(source: str, key: str, problem: str) -> None:
+    """ConfigError naming the file and ``construct.backtrack.<key>``."""
+    where = f"construct.backtrack.{key}"
+    raise ConfigError(f"{source}: key '{where}': {problem}", where, problem)
+
+
 def _breakdfs(given: dict[str, Any]) -> dict[str, Any]:
     """A breakdfs section as the construct.dfs section that builds the same board (Blackwood's recipe)."""
     fixed = {"recipe": "blackwood", "frame_breaks": True, "touching_breaks": True, "clue_breaks": 0}
@@ -42,12 +58,14 @@ def _backtrack(given: dict[str, Any], source: str) -> dict[str, Any]:
     ``finish_width`` and ``finish_cpsat_s`` the completion of the one harvested partial."""
     old = BACKTRACK | given
     budget, abort = old["node_budget"], old["abort"]
+    if not (_number(budget) and isinstance(budget, int)):
+        _refuse(source, "node_budget", f"expected an integer, got {budget!r}")
     try:
+        if not all(_number(frac) for frac, _ in abort):
+            raise TypeError
         abort = [[max(1, int(frac * budget)), at] for frac, at in abort]
     except (TypeError, ValueError):
-        problem = f"expected [node fraction, position] pairs and an integer node_budget, got {abort!r}"
-        raise ConfigError(f"{source}: key 'construct.backtrack.abort': {problem}", "construct.backtrack.abort",
-                          problem) from None  # fmt: skip
+        _refuse(source, "abort", f"expected [node fraction, position] pairs, got {abort!r}")
     return {
         "recipe": "backtrack", "order": old["order"], "teeth": old["teeth"], "scale_from": None,
         "breaks": old["breaks"], "piece_breaks": old["piece_breaks"], "frame_breaks": old["frame_breaks"],
@@ -71,7 +89,7 @@ def translate_old_sections(data: dict, source: str) -> list[tuple[str, str]]:
     users = {"construct.method": construct}
     if isinstance(roles, dict):
         users["run.roles.method"] = roles
-    used = {key: owner["method"] for key, owner in users.items() if owner.get("method") in OLD}
+    used = {key: owner["method"] for key, owner in users.items() if _old_method(owner.get("method"))}
     if len(set(used.values())) > 1:
         problem = "construct.breakdfs and construct.backtrack cannot both run: give one construct.dfs section"
         raise ConfigError(f"{source}: key 'run.roles.method': {problem}", "run.roles.method", problem)
