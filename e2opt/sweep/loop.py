@@ -14,7 +14,7 @@ from ..config.schema import build
 from ..construct import ConstructConfig, threads_used
 from ..core.cores import slots_for
 from ..core.signals import Interrupted, StopSignals
-from ..engine.executors import sweep_executor
+from ..engine.executors import Pending, sweep_executor
 from ..engine.progress import Progress, format_clock
 from ..engine.runfolder import is_finished
 from .folder import STOP_FILE, SweepLock
@@ -97,7 +97,7 @@ def run_sweep(
         )
         progress = SweepProgress(sweep, len(todo), lines)
         interrupted = Interrupted()
-        pending: dict[Any, SweepRun] = {}
+        pending: dict[Pending, SweepRun] = {}
         stopping = abandoned = False
         try:
             with StopSignals(interrupted):
@@ -132,7 +132,7 @@ def run_sweep(
         return SweepOutcome(counts, stopping or abandoned, interrupted.reason)
 
 
-def _outcome(future: Any, run_id: str, stopping: bool) -> dict[str, Any]:
+def _outcome(future: Pending, run_id: str, stopping: bool) -> dict[str, Any]:
     """The worker's answer, or a record of how the future ended (cancelled, lost worker, …)."""
     if future.cancelled():
         return {"id": run_id, "status": "pending"}

@@ -6,9 +6,12 @@ import importlib.util
 import os
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import E2optError
+
+if TYPE_CHECKING:
+    from . import Pending
 
 
 class DaskPool:
@@ -54,7 +57,7 @@ class DaskPool:
     def pids(self) -> list[int]:
         return []
 
-    def submit(self, fn: Callable[[Any], Any], task: Any) -> Any:
+    def submit(self, fn: Callable[[Any], Any], task: Any) -> Pending:
         """Run fn(task) on the cluster; a sweep's task is a dict, a run's round a protocol.Task."""
         name = task["id"] if isinstance(task, dict) else task.id
         return self.client.submit(fn, task, key=f"e2opt-{name}-{os.urandom(4).hex()}", pure=False)
@@ -70,7 +73,7 @@ class DaskPool:
     def cancel(self, futures: set) -> None:
         self.client.cancel(list(futures))
 
-    def lost_attempts(self, future: Any) -> int:
+    def lost_attempts(self, future: Any) -> int:  # a Dask future: its key names the task
         """Attempts of the future's task that died with their worker and that the scheduler ran again (its
         ``suspicious`` count): the answer came, so nothing else tells the run of the loss."""
         try:
