@@ -82,7 +82,12 @@ class Producer(Role):
         method = info.get("method", self.construction(worker.cfg).method)
         worker.produced.append(
             ProducedBoard(
-                st.piece.copy(), st.rot.copy(), int(st.score), worker.clock.wall(), worker.clock.cpu(), method,
+                st.piece.copy(),
+                st.rot.copy(),
+                int(st.score),
+                worker.clock.wall(),
+                worker.clock.cpu(),
+                method,
                 dfs_figures(info),  # the live view's DFS depth and nodes/s
             )
         )
