@@ -74,7 +74,7 @@ class Coordinator:
         self.next_stats = now + out.stats_every_wall_s
         self.last_stats = (team.clock.wall(), sum(team.moves))
         self.last_worker_moves = list(team.moves)
-        self.claims = 0  # submissions so far; with the start time, each one's token (roles/guard.py)
+        self.claims = 0  # submissions so far; with the start time, each one's token (roundguard.py)
         # rounds far from this process (Dask) stop once it no longer owns the folder; local ones die with it
         self.watched_pid = 0 if pool.bound_to_run else os.getpid()
         self.start_ns = time.time_ns()

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.folderlock import owner
-from .roles.guard import StaleRound
+from .roundguard import StaleRound
 
 PR_SET_PDEATHSIG = 1
 LOOK_S = 0.2  # how often the fallback watch looks at the run's process
@@ -105,7 +105,7 @@ class OwnerWatch:
 
 
 class Watched:
-    """A round's claim (roles/guard.py) that also goes stale when the run no longer owns its folder: the round
+    """A round's claim (roundguard.py) that also goes stale when the run no longer owns its folder: the round
     stops at its next look, as a stale copy does, and writes nothing more."""
 
     def __init__(self, claim: Any, watch: OwnerWatch):

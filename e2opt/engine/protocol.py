@@ -131,7 +131,7 @@ class Task:
     log_dir: str | None = None  # where the construction keeps its files: the run folder or worker<i>/
     report: str | None = None  # prefix of construction progress lines; None: quiet
     take: PoolBoard | None = None  # a pool board for a repairer done with its board
-    token: str = ""  # this submission's claim on the worker's folder (roles/guard.py); new on resubmission
+    token: str = ""  # this submission's claim on the worker's folder (roundguard.py); new on resubmission
     run_pid: int = 0  # a round far from its run (Dask) stops when this process no longer owns the folder
     live_file: str | None = None  # where the worker writes each new best for the live view (livebest.py)
 

@@ -30,7 +30,7 @@ from .lifeline import OwnerWatch, Watched
 from .livebest import BestNotice
 from .protocol import Answer, ProducedBoard, Task, WorkerMeta, WorkerState
 from .roles import ROLES
-from .roles.guard import Claim
+from .roundguard import Claim
 from .warm import warm_up
 
 

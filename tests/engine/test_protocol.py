@@ -27,8 +27,8 @@ from e2opt.engine.loader import load_config
 from e2opt.engine.protocol import Answer, PoolBoard, Task, WorkerState
 from e2opt.engine.resume import resume_run
 from e2opt.engine.roles import ROLES, assign, auto_producers, producer_count
-from e2opt.engine.roles.guard import FolderClaim, StaleRound
 from e2opt.engine.round import search_round
+from e2opt.engine.roundguard import FolderClaim, StaleRound
 
 ROOT = Path(__file__).resolve().parents[2]
 BEFORE = ROOT / "tests" / "data" / "roles_before"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .guard import Claim, Unclaimed
+from ..roundguard import Claim, Unclaimed
 
 if TYPE_CHECKING:
     from ...construct import ConstructConfig

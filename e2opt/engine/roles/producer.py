@@ -14,8 +14,8 @@ import numpy as np
 from ..liveview import dfs_figures
 from ..produced import ProducedLog
 from ..protocol import ProducedBoard
+from ..roundguard import Claim, FolderClaim, Unclaimed
 from .base import Role
-from .guard import Claim, FolderClaim, Unclaimed
 
 if TYPE_CHECKING:
     from ...construct import ConstructConfig

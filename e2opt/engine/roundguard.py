@@ -19,8 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import E2optError
-from ...core.fsutil import atomic_write_text
+from ..core.errors import E2optError
+from ..core.fsutil import atomic_write_text
 
 TOKEN, LOCK, CLAIM = ".round-token", ".round-lock", ".round-claim"
 POLL_S = 0.05  # how often a waiting copy tries the lock
