@@ -50,10 +50,10 @@ OVERSHOOT = 0.9  # CP-SAT ran up to 11% past its limit on the loaded 2-core mach
 # CP-SAT expands table constraints before its time limit can stop it: 6.9-11 s for the 157k tuples of
 # the 16x16 puzzle on the loaded 2-core machine (load 5.5); element constraints load in about 0.5 s.
 LOAD_S_PER_TUPLE = 5e-5
-# Element models load faster but not at once: a 0.5 s limit on 16x16 (157k options) took 2.1 s (load 4, issue 14).
+# Element models load faster but not at once: a 0.5 s limit on 16x16 (157k options) took 2.1 s (load 4).
 LOAD_S_PER_ELEMENT_OPTION = 1.2e-5
 # Peak memory of a CP-SAT round grows with the (piece, rotation) options of its hard cells: 830 MB for the
-# 157k options of 16x16 (docs/cpsat.md) and 2.9 GB for the 945k of 24x24 (issue 14), both with 2 workers
+# 157k options of 16x16 (docs/cpsat.md) and 2.9 GB for the 945k of 24x24, both with 2 workers
 # and the element model; the line through them, rounded up (docs/cpsat_memory.md: 1.4-2.9x a 2 s round's peak).
 MODEL_BASE_MB = 450.0
 MODEL_KB_PER_OPTION = 2.7

@@ -1,4 +1,4 @@
-"""How many workers this machine can serve (issue 48): a larger count is refused with one line before
+"""How many workers this machine can serve: a larger count is refused with one line before
 anything starts (no run folder, no process), rather than a run that hangs or runs out of memory.
 
 The limit is the smaller of two figures, both read when the run starts:

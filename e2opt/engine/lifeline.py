@@ -1,4 +1,4 @@
-"""Worker processes that never outlive their run (issue 48): whatever ends the run's process (kill -9
+"""Worker processes that never outlive their run: whatever ends the run's process (kill -9
 included), each of its local worker processes ends within a second, writes nothing more and prints nothing.
 
 Two guards, either one enough on its own:

@@ -131,7 +131,7 @@ class RunFigures:
             if w is None:
                 continue
             w.score, moves = entry.get("score"), entry.get("iteration", 0)
-            if isinstance(entry.get("moves_per_s"), int | float):  # the last interval's, since issue 48
+            if isinstance(entry.get("moves_per_s"), int | float):  # the stats' own rate of the last interval
                 w.rate = entry["moves_per_s"]
             elif w.last is not None and wall > w.last[0]:
                 w.rate = (moves - w.last[1]) / (wall - w.last[0])

@@ -250,7 +250,9 @@ class Team:
             team.states[i] = worker
         for key in ("rounds", "lost", "moves", "current"):
             setattr(team, key, list(team_meta[key]))
-        team.lost_cpu = [float(x) for x in team_meta.get("lost_cpu", [0.0] * n)]  # none before issue 48
+        team.lost_cpu = [
+            float(x) for x in team_meta.get("lost_cpu", [0.0] * n)
+        ]  # folders written before losses were counted have none
         for j, value in enumerate(team_meta["elite_scores"]):  # best first: they come back in that order
             team.elite.offer(state[f"elite{j}.piece"], state[f"elite{j}.rot"], int(value), -1, 0.0)
         team.published = team.elite.shared()[: team_meta["published"]]

@@ -5,7 +5,7 @@ DFS's exact state, the pool's counts, the deepest partial board, CPU spent; writ
 checkpoint), ``pool.jsonl`` and ``journal.jsonl`` (harvest.py). After a kill the DFS continues from
 its last checkpoint and visits again exactly the nodes it had visited since: the counts come from the
 checkpoint (nothing counted twice) and boards found again are already in the pool (kept once). A folder
-written by the breakdfs package before issue 32 keeps its pool, counts and CPU; its DFS starts afresh.
+written by the former breakdfs package keeps its pool, counts and CPU; its DFS starts afresh.
 """
 
 from __future__ import annotations

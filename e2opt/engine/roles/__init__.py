@@ -25,7 +25,7 @@ def auto_producers(workers: int) -> int:
     Measured (docs/pipeline.md "How many producers"; E2 with its centre hint, 2,400 CPU s of all workers,
     seeds 1-3): 2 workers (1 producer) 465, 465, 465; 4 workers with 1 producer (this rule gave a third before)
     465, 464, 465 (its producer made 6-8 boards); 4 workers with 2 producers 465, 466, 465 (11-17 boards, the
-    best found first). On a 16-core machine (issue 33), 8 workers: 1 producer 464, 4 producers 465.
+    best found first). On a 16-core machine, 8 workers: 1 producer 464, 4 producers 465.
     """
     return 0 if workers <= 1 else max(1, workers // 2)
 
