@@ -2,7 +2,8 @@
 (issue 48; docs/faults.md).
 
 The kill -9 tests are ``slow``: the README's command leaves them out, CI's second step (``.ci/run``) runs
-them, the matrix (five moments x 1, 2 and 4 workers, about 3 minutes on 2 cores) with ``E2OPT_LONG_TESTS=1``.
+them; the matrix (five moments x 1, 2 and 4 workers, about 3 minutes on 2 cores) runs by hand with
+``E2OPT_LONG_TESTS=1 python -m pytest -q -n 2 tests/engine/test_lifeline.py`` (docs/developing.md).
 """
 
 from __future__ import annotations
