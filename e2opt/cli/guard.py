@@ -2,15 +2,19 @@
 still being imported (the first 0.3 s, before ``main`` catches it) and while the interpreter ends after it.
 
 Installed from the first lines of ``e2opt/__init__.py`` only when the process is the command (the ``e2opt``
-script or ``python -m e2opt``), never for a program that imports e2opt. It changes no signal handler: a
-KeyboardInterrupt that reaches the top is said in one line (``e2opt: interrupted``, and Python still ends
-the process by SIGINT, status 130 to the shell), and one raised where Python can only report it (an atexit
-callback, a finaliser: "Exception ignored in ...") is dropped; any other exception is reported as before.
+script or ``python -m e2opt``), never for a program that imports e2opt. A KeyboardInterrupt that reaches
+the top is said in one line (``e2opt: interrupted``, and Python still ends the process by SIGINT, status 130
+to the shell), and one raised where Python can only report it (an atexit callback, a finaliser: "Exception
+ignored in ...") is dropped; any other exception is reported as before, but for one: a Ctrl-C that lands
+inside numpy's C import comes out as an ImportError with the KeyboardInterrupt lost, so Python's own Ctrl-C
+handler is wrapped to remember the signal (a SIGINT the shell left ignored stays ignored), and an ImportError
+after it is the interruption it is (status 130).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from types import TracebackType
 from typing import Any
@@ -29,6 +33,18 @@ def install() -> None:
         global _previous_excepthook, _previous_unraisable
         _previous_excepthook, _previous_unraisable = sys.excepthook, sys.unraisablehook
         sys.excepthook, sys.unraisablehook = _excepthook, _unraisable
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
+
+
+_interrupted = False  # a SIGINT reached Python's Ctrl-C handler (wrapped by install)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    """Python's Ctrl-C handler, remembering that it ran."""
+    global _interrupted
+    _interrupted = True
+    signal.default_int_handler(signum, frame)
 
 
 _previous_excepthook = sys.__excepthook__
@@ -37,12 +53,15 @@ _previous_unraisable = sys.__unraisablehook__
 
 def _excepthook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
     """An exception that reached the top: a KeyboardInterrupt in one line, anything else as Python says it."""
-    if issubclass(kind, KeyboardInterrupt):
+    lost = _interrupted and issubclass(kind, ImportError)  # the Ctrl-C numpy's C import turned into this
+    if issubclass(kind, KeyboardInterrupt) or lost:
         try:
             sys.stderr.write("e2opt: interrupted\n")
             sys.stderr.flush()
         except (OSError, ValueError, AttributeError):
             pass
+        if lost:
+            os._exit(128 + signal.SIGINT)
         return
     _previous_excepthook(kind, value, tb)
 

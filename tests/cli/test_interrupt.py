@@ -98,3 +98,26 @@ def interrupt(tmp_path: Path, marker: str | None, pause: float, *options: str) -
     assert seen, text
     assert "Traceback" not in text and "Exception ignored" not in text, text
     assert code in (0, 130, -signal.SIGINT), (code, text)
+
+
+def test_an_import_error_after_a_ctrl_c_is_the_interruption_and_before_it_a_traceback():
+    """A Ctrl-C inside numpy's C import comes out as an ImportError with the KeyboardInterrupt lost: after a
+    SIGINT the guard says it in one line with status 130; without one the ImportError is reported as ever."""
+    script = (
+        "import os, signal, sys\n"
+        "from e2opt.cli import guard\n"
+        "guard.install()\n"
+        "if sys.argv[1] == 'after':\n"
+        "    try:\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "    except KeyboardInterrupt:\n"
+        "        pass\n"
+        "raise ImportError('PyCapsule_Import could not import module')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    after = subprocess.run([sys.executable, "-c", script, "after"], env=env, capture_output=True, text=True,
+                           preexec_fn=default_signals)  # fmt: skip
+    assert after.returncode == 130 and after.stderr == "e2opt: interrupted\n", after.stderr
+    before = subprocess.run([sys.executable, "-c", script, "before"], env=env, capture_output=True, text=True,
+                            preexec_fn=default_signals)  # fmt: skip
+    assert before.returncode == 1 and "Traceback" in before.stderr and "ImportError" in before.stderr
