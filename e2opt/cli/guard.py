@@ -19,6 +19,8 @@ import sys
 from types import TracebackType
 from typing import Any
 
+from ..core.signals import RECEIVED, note_signal
+
 
 def is_command() -> bool:
     """This process is the e2opt command: its script, or ``python -m e2opt`` (while runpy looks the module
@@ -37,13 +39,9 @@ def install() -> None:
         signal.signal(signal.SIGINT, _interrupt)
 
 
-_interrupted = False  # a SIGINT reached Python's Ctrl-C handler (wrapped by install)
-
-
 def _interrupt(signum: int, frame: Any) -> None:
-    """Python's Ctrl-C handler, remembering that it ran."""
-    global _interrupted
-    _interrupted = True
+    """Python's Ctrl-C handler, remembering the signal as every caught one is (core/signals.RECEIVED)."""
+    note_signal(signum)
     signal.default_int_handler(signum, frame)
 
 
@@ -53,7 +51,9 @@ _previous_unraisable = sys.__unraisablehook__
 
 def _excepthook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
     """An exception that reached the top: a KeyboardInterrupt in one line, anything else as Python says it."""
-    lost = _interrupted and issubclass(kind, ImportError)  # the Ctrl-C numpy's C import turned into this
+    lost = signal.SIGINT in RECEIVED and issubclass(
+        kind, ImportError
+    )  # the Ctrl-C numpy's C import turned into this
     if issubclass(kind, KeyboardInterrupt) or lost:
         try:
             sys.stderr.write("e2opt: interrupted\n")
