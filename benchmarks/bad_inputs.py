@@ -27,7 +27,7 @@ PUZZLE = "3 3\n1 0 0 1\n2 0 0 2\n3 1 0 2\n1 3 2 0\n1 4 2 0\n0 0 2 1\n2 4 1 0\n3 
 BOARD = "3 3\n5:3 3:1 0:3\n4:0 7:2 6:2\n1:1 2:0 8:0\n"
 CONFIG = (
     "instance: p.txt\nseed: 1\nsearch: {moves: {assignment: {holes: 2}}}\nstop: {max_iterations: 100}\n"
-    "output: {runs_dir: runs, plots: false}\n"
+    "output: {runs_dir: runs, plots: false}\nconstruct: {method: random}\nrun: {workers: 1}\n"  # small and quick
 )
 SWEEP = "base: c.yaml\nseeds: 1\ngrid: {search.moves.assignment.holes: [2]}\n"
 PIECES = PUZZLE.split("\n", 1)[1]  # the nine piece lines, for puzzles with another header

@@ -27,6 +27,7 @@ from ..core.formats.read import read_puzzle
 from ..core.puzzle import Puzzle
 from ..engine.round import worker_streams
 from ..search.config import SearchConfig
+from ..search.moves import assignment_alone
 from ..search.moves.assignment import MIN_HOLES
 from ..search.stop import AnyOf, Clock, MaxCpuTime, TargetScore
 from ..search.tabu import TabuSearch
@@ -116,7 +117,7 @@ def throughput(
     puzzle: Puzzle, holes: list[int], repeats: int, cpu_s: float = 2.0, cfg: SearchConfig | None = None
 ) -> list[ThroughputRow]:
     """Moves per CPU second for each hole count: ``repeats`` searches of ``cpu_s`` each (seeds 0..)."""
-    cfg = cfg or SearchConfig()
+    cfg = cfg or SearchConfig(moves=assignment_alone())
     warm_search(cfg)
     rows = []
     for k in holes:

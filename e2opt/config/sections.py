@@ -16,7 +16,7 @@ from .schema import positive, process_count_problem
 class StopConfig:
     """Stopping criteria; the run stops when any one holds. Budgets include construction time."""
 
-    max_wall_s: float | None = None
+    max_wall_s: float | None = 3600.0  # one wall hour: a run started without a budget ends unattended
     max_cpu_s: float | None = None
     max_iterations: int | None = None
     target_score: int | None = None
@@ -61,7 +61,7 @@ class RolesConfig:
     ``auto``: a number that follows the workers (engine/roles auto_producers)."""
 
     producers: int | Literal["auto"] = "auto"
-    method: str | None = None
+    method: str | None = "dfs"  # the producers' construction (None: construct.method)
     pool_size: int = 64
     leave_after_wall_s: float = 60.0  # seconds without a new best on the board a repairer works on
     leave_after_moves: int | None = (
@@ -88,11 +88,11 @@ class RunSection:
     """
 
     workers: int | Literal["auto"] = (
-        1  # search processes; auto: the usable cores / the construction's threads
+        "auto"  # search processes; auto: the usable cores / the construction's threads
     )
     share_every_wall_s: float = 10.0  # how often the best boards are published to the workers
     sync_every_moves: int | None = None
-    restart_from: Literal["fresh", "best", "elite"] = "fresh"  # new construction, the run's best, an elite
+    restart_from: Literal["fresh", "best", "elite"] = "elite"  # new construction, the run's best, an elite
     elite_size: int = 4  # distinct best boards kept for restarts from the elite pool
     roles: RolesConfig = field(default_factory=RolesConfig)  # producers feed a pool, the others repair
 

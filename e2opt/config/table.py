@@ -13,7 +13,7 @@ import typing
 from typing import Any, get_args, get_origin, get_type_hints
 
 from .schema import to_plain
-from .translate import RENAMES
+from .translate import OLD_DEFAULTS, RENAMES
 
 CLOCKS = {"_wall_s": "wall s", "_cpu_s": "CPU s", "_cpu_ms": "CPU ms"}
 HEAD = """# Settings
@@ -21,9 +21,14 @@ HEAD = """# Settings
 Every key of a run config, as `e2opt settings` generates it from the code (a test keeps this page equal to
 what it generates; regenerate with `e2opt settings -o docs/settings.md --force`). Keys are dotted paths
 below the file's top level; a time setting names its clock in its suffix (`_wall_s`: wall-clock seconds,
-`_cpu_s`: CPU seconds of the process, `_cpu_ms`: CPU milliseconds). A section whose default is `null` is
-off until the file gives it (a move of `search.moves`); its keys are listed with the defaults it then
-takes. What each setting does: the page of its family (docs/README.md).
+`_cpu_s`: CPU seconds of the process, `_cpu_ms`: CPU milliseconds). The defaults are e2opt's best measured
+pipeline, what `config/eternity2.yaml` runs: a config naming only `instance` runs with every value below.
+A section of a file changes only the keys it names, except `search.moves`: the default mix is the moves
+listed here with a value (assignment, tsr, region, border), and a `search.moves` section written in a file
+replaces it, so a move it does not name is off (a dotted key, `--set search.moves.tsr.tries=16` or a
+sweep's `set:`, changes one setting of the mix in effect). A section whose default is `null` is off until
+the file gives it; its keys are listed with the defaults it then takes. What each setting does: the page of
+its family (docs/README.md).
 """
 OLD_HEAD = """## Older names
 
@@ -31,6 +36,13 @@ A config, `--set` or run folder of an older e2opt is read with these keys under 
 `warning:` line naming the file and each old -> new key (`e2opt/config/translate.py`); the `breakdfs` and
 `backtrack` sections of the constructions the DFS replaced are read as the `construct.dfs` section of their
 preset (`e2opt/construct/dfs/legacy.py`, docs/dfs.md).
+"""
+DUMPED_HEAD = """## Older defaults
+
+A run folder's `config.yaml` (and a sweep journal's run) holds every setting of its run, so a key it lacks
+was added after it was written. The keys whose defaults changed when the code's defaults became the
+pipeline of `config/eternity2.yaml` read their earlier defaults there, so that an old run resumes as it ran
+(`OLD_DEFAULTS`, `e2opt/config/translate.py`); a config file gets today's.
 """
 
 
@@ -74,24 +86,37 @@ def _clock(key: str) -> str:
     return next((clock for suffix, clock in CLOCKS.items() if f"_{key}".endswith(suffix)), "")
 
 
-def rows(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
-    """(dotted key, default, clock, comment) of every leaf setting below ``cls``, in field order."""
+def _default(spec: dataclasses.Field, obj: Any) -> Any:
+    """A field's default: its value in ``obj`` (the section's default instance) if given, else its own."""
+    if obj is not None:
+        return getattr(obj, spec.name)
+    if spec.default is dataclasses.MISSING and spec.default_factory is not dataclasses.MISSING:
+        return spec.default_factory()
+    return None if spec.default is dataclasses.MISSING else spec.default
+
+
+def rows(cls: type, prefix: str = "", obj: Any = None) -> list[tuple[str, str, str, str]]:
+    """(dotted key, default, clock, comment) of every leaf setting below ``cls``, in field order; ``obj``:
+    the section's default instance (its values are the defaults: the default mix of ``search.moves``)."""
     out = []
     hints, comments = get_type_hints(cls), _comments(cls)
-    defaults = {f.name: f for f in dataclasses.fields(cls) if f.init}
-    for name, spec in defaults.items():
-        key = f"{prefix}{name}"
-        inner = _section(hints[name])
+    for spec in (f for f in dataclasses.fields(cls) if f.init):
+        key, default = f"{prefix}{spec.name}", _default(spec, obj)
+        inner = _section(hints[spec.name])
         if inner is not None:
-            if spec.default is None:
-                out.append((key, "null (off)", "", comments.get(name, "")))
-            out += rows(inner, f"{key}.")
+            if default is None:
+                out.append((key, "null (off)", "", comments.get(spec.name, "")))
+            out += rows(inner, f"{key}.", default)
             continue
-        default = spec.default if spec.default is not dataclasses.MISSING else None
-        if spec.default is dataclasses.MISSING and spec.default_factory is not dataclasses.MISSING:
-            default = spec.default_factory()
-        shown = "(required)" if spec.default is dataclasses.MISSING and default is None else _value(default)
-        out.append((key, shown, _clock(name), comments.get(name, "")))
+        required = obj is None and spec.default is dataclasses.MISSING and default is None
+        out.append(
+            (
+                key,
+                "(required)" if required else _value(default),
+                _clock(spec.name),
+                comments.get(spec.name, ""),
+            )
+        )
     return out
 
 
@@ -109,4 +134,6 @@ def markdown(cls: type) -> str:
     lines += ["", OLD_HEAD, "| older key | read as |", "|---|---|"]
     for rule in RENAMES:
         lines.append(f"| `{rule.old}` | `{rule.new}`{f' ({rule.note})' if rule.note else ''} |")
+    lines += ["", DUMPED_HEAD, "| key | read as, when a run folder lacks it |", "|---|---|"]
+    lines += [f"| `{key}` | `{_cell(_value(value))}` |" for key, value in OLD_DEFAULTS]
     return "\n".join(lines) + "\n"

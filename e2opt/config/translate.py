@@ -2,7 +2,11 @@
 and config still loads: the families' translators run first (construct/dfs/legacy.py: the sections of the
 constructions the DFS replaced), then each old key of ``RENAMES`` moves to its new place (its value changed
 where the meaning of a number changed), and one warning line on stderr names the file and every old -> new
-key. Nothing after this reads an old name; a run folder's config.yaml is written with the new ones."""
+key. Nothing after this reads an old name; a run folder's config.yaml is written with the new ones.
+
+A run folder's config.yaml (and a sweep journal's run) is a full dump of its settings, so a key it lacks was
+added after it was written: ``fill_dumped`` gives it the value of ``OLD_DEFAULTS`` it had then, and the run
+resumes as it ran."""
 
 from __future__ import annotations
 
@@ -80,6 +84,22 @@ RENAMES: tuple[Rename, ...] = (
     ),
 )
 
+# The defaults before issue 47 made the shipped pipeline the code's defaults (dotted key, value then).
+OLD_DEFAULTS: tuple[tuple[str, Any], ...] = (
+    ("seed", 0),
+    ("construct.method", "random"),
+    ("construct.beam.time_limit_cpu_s", None),
+    ("construct.dfs.harvest.complete", 3),
+    ("construct.dfs.harvest.cpsat_wall_s", 10.0),
+    ("construct.dfs.harvest.repair_cpu_s", 15.0),
+    ("search.moves", {"assignment": {}}),
+    ("search.schedule.kind", "adaptive"),
+    ("stop.max_wall_s", None),
+    ("run.workers", 1),
+    ("run.restart_from", "fresh"),
+    ("run.roles.method", None),
+)
+
 Translator = Callable[[dict, str], list[tuple[str, str]]]  # changes the data in place; (old, new) pairs
 
 
@@ -139,6 +159,22 @@ def translate(
     for rule in RENAMES:
         moved += _apply(rule, data, source)
     return data, moved
+
+
+def fill_dumped(data: dict) -> dict:
+    """``data``, a full dump of a run's settings (translated), with each key of ``OLD_DEFAULTS`` it lacks (in place)."""
+    for dotted, value in OLD_DEFAULTS:
+        *path, last = dotted.split(".")
+        node = data
+        for key in path:
+            if node.get(key) is None:
+                node[key] = {}
+            node = node[key]
+            if not isinstance(node, dict):
+                break  # not a mapping: the build says so
+        else:
+            node.setdefault(last, copy.deepcopy(value))
+    return data
 
 
 def translate_key(dotted: str, value: Any) -> tuple[str, Any]:

@@ -170,7 +170,7 @@ def _post_init(self: Any) -> None:
 
 def _construct_config() -> type:
     """The ``construct:`` section: the method's name, the warm-start board, one section per method with settings."""
-    fields: list = [("method", Literal[tuple(METHODS)], field(default="random")), ("board", str | None, None)]
+    fields: list = [("method", Literal[tuple(METHODS)], field(default="beam")), ("board", str | None, None)]
     fields += [
         (name, m.settings, field(default_factory=m.settings))
         for name, m in METHODS.items()

@@ -65,9 +65,7 @@ class BeamConfig:
     teeth: int = 2
     width: int = 16384  # members kept per layer
     fanout: int = 8  # children per member, drawn from its best exact-tie class
-    time_limit_cpu_s: float | None = (
-        None  # repeat beams with new draws while CPU time is left (None: one beam)
-    )
+    time_limit_cpu_s: float | None = 20.0  # repeat beams with new draws for this long (None: one beam)
 
     def __post_init__(self):
         positive("teeth", self.teeth)

@@ -11,6 +11,7 @@ import numpy as np
 from ..config.registry import warm_entries
 from ..core.generate import generate
 from . import METHODS, ConstructConfig, construct
+from .config import BeamConfig
 
 WARM_S = 1.0  # a deadline for the tiny build (its kernels are called in its first moments)
 _warmed: set[str] = set()
@@ -22,6 +23,7 @@ def warm_constructions(names: Iterable[str]) -> list[str]:
 
 
 def _build_one(name: str) -> None:
-    """Build one board of a tiny generated puzzle by the method."""
+    """Build one board of a tiny generated puzzle by the method (one beam: the kernels, not the repeats)."""
     puzzle, _ = generate(6, 6, 3, 4, 1)
-    construct(puzzle, ConstructConfig(method=name), np.random.default_rng(0), WARM_S)
+    cfg = ConstructConfig(method=name, beam=BeamConfig(time_limit_cpu_s=None))
+    construct(puzzle, cfg, np.random.default_rng(0), WARM_S)

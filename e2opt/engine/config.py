@@ -28,7 +28,7 @@ class RunConfig:
 
     instance: str
     name: str = ""
-    seed: int = 0
+    seed: int = 1
     construct: ConstructConfig = field(default_factory=ConstructConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
     stop: StopConfig = field(default_factory=StopConfig)

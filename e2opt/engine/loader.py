@@ -15,11 +15,12 @@ from typing import Any
 import yaml
 
 from ..config.schema import build, set_dotted, yaml_load
-from ..config.translate import say_translated, translate, translate_key
+from ..config.translate import fill_dumped, say_translated, translate, translate_key
 from ..construct import check_against_puzzle
 from ..construct.dfs.legacy import translate_old_sections
 from ..core.errors import ConfigError
 from ..core.fsutil import UnreadableFile, read_user_text
+from ..search.moves import default_moves
 from ..search.moves.assignment import AssignmentConfig
 from .config import RunConfig
 
@@ -47,22 +48,34 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-def translated(data: dict, source: str) -> tuple[dict, list[tuple[str, str]]]:
-    """``data`` with the settings of older e2opt versions in their new places, and the (old, new) pairs."""
-    return translate(data, source, (translate_old_sections,))
+def translated(data: dict, source: str, dumped: bool = False) -> tuple[dict, list[tuple[str, str]]]:
+    """``data`` with the settings of older e2opt versions in their new places, and the (old, new) pairs.
+    ``dumped``: a run's full dump, whose missing keys read the values they had (translate.fill_dumped).
+    Without a ``search.moves`` section it gets the default mix, which dotted keys set later then change."""
+    data, moved = translate(data, source, (translate_old_sections,))
+    if dumped:
+        fill_dumped(data)
+    search = data.get("search")
+    if search is None or (isinstance(search, dict) and search.get("moves") is None):
+        data["search"] = {**(search or {}), "moves": {name: {} for name, _ in default_moves().enabled()}}
+    return data, moved
 
 
 def config_from_dict(
-    data: Any, source: str, base_dir: Path | None = None, moved: list[tuple[str, str]] | None = None
+    data: Any,
+    source: str,
+    base_dir: Path | None = None,
+    moved: list[tuple[str, str]] | None = None,
+    dumped: bool = False,
 ) -> RunConfig:
     """Validate plain data as a RunConfig (older settings translated, one line saying so); relative paths
     resolve against base_dir. An error in a translated key (``moved``: those translated before) names the
-    key as written."""
+    key as written. ``dumped``: the full dump of a run (a sweep journal's), see ``translated``."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the config must be a mapping of sections")
     if "instance" not in data:
         raise ConfigError(f"{source}: missing key 'instance' (the puzzle file)")
-    data, now = translated(data, source)
+    data, now = translated(data, source, dumped)
     say_translated(source, now)
     moved = (moved or []) + now
     try:
@@ -147,10 +160,13 @@ def read_config_data(path: str | Path) -> dict:
     return data
 
 
-def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = (), **values: Any) -> RunConfig:
-    """Load a YAML config, apply ``--set`` style overrides and keyword values, and validate."""
+def load_config(
+    path: str | Path, overrides: list[str] | tuple[str, ...] = (), *, dumped: bool = False, **values: Any
+) -> RunConfig:
+    """Load a YAML config, apply ``--set`` style overrides and keyword values, and validate; ``dumped``: a
+    run folder's config.yaml (see ``translated``)."""
     path = Path(path)
-    data, moved = translated(read_config_data(path), str(path))  # before the options, which may use new names
+    data, moved = translated(read_config_data(path), str(path), dumped)  # before the options (new names)
     say_translated(str(path), moved)
     given: dict[str, str] = {}  # dotted key -> the option that set it, to blame it rather than the file
     for text in overrides:
@@ -168,7 +184,7 @@ def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = (), *
             given[new] = f"{CLI_OPTIONS[key]} {value}" if key in CLI_OPTIONS else f"{key}={value!r}"
     moved = [(old, new) for old, new in moved if _option_for(new, given) is None]  # an option set it since
     try:
-        return config_from_dict(data, str(path), path.resolve().parent, moved)
+        return config_from_dict(data, str(path), path.resolve().parent, moved, dumped)
     except ConfigError as exc:
         option = _option_for(exc.key, given)
         if option is None:

@@ -137,7 +137,7 @@ def load_run_config(run_dir: Path, overrides: tuple[str, ...] = ()) -> tuple[Run
     """(config to run with, config to store): the first reads the run's copies of its inputs."""
     data = read_config_data(run_dir / CONFIG)
     copies = input_copies(run_dir, data)
-    cfg = load_config(run_dir / CONFIG, overrides, **copies)
+    cfg = load_config(run_dir / CONFIG, overrides, dumped=True, **copies)
     stored = replace(cfg, instance=data["instance"]) if copies else cfg  # the originals' paths, as they were
     if "construct.board" in copies:
         stored = replace(stored, construct=replace(cfg.construct, board=data["construct"]["board"]))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from ..config.schema import positive
-from .moves import MovesConfig
+from .moves import MovesConfig, default_moves
 from .moves.assignment import AssignmentConfig
 from .moves.base import MoveWeight
 
@@ -22,7 +22,7 @@ ASSIGNMENT_KEYS = tuple(
 class ScheduleConfig:
     """How the next move is picked: adaptive roulette by recent gain per CPU second (ALNS), or a fixed mix."""
 
-    kind: Literal["adaptive", "fixed"] = "adaptive"
+    kind: Literal["adaptive", "fixed"] = "fixed"
     segment: int = 500  # moves between two updates of the adaptive shares
     reaction: float = 0.3  # weight of the last segment in the new share (ALNS reaction factor)
     floor: float = 0.05  # a move keeps at least this fraction of its configured share
@@ -69,7 +69,7 @@ class SearchConfig:
         None  # intensifications without a new best before a restart (run.restart_from)
     )
     restart_after_wall_s: float | None = None  # or wall seconds without a new best
-    moves: MovesConfig = field(default_factory=MovesConfig)  # docs/moves.md
+    moves: MovesConfig = field(default_factory=default_moves)  # the default mix; docs/moves.md
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     acceptance: AcceptanceConfig = field(default_factory=AcceptanceConfig)
 

@@ -31,7 +31,7 @@ def create_sweep(sweep: Sweep, runs_dir: str | Path | None = None) -> Path:
 def check_configs(sweep: Sweep, sweep_dir: Path) -> None:
     """Re-validate every run's stored config (the instance files must still be there) before resuming."""
     for run in sweep.runs:
-        config_from_dict(copy.deepcopy(run.config), f"{sweep_dir / JOURNAL} (run {run.id})")
+        config_from_dict(copy.deepcopy(run.config), f"{sweep_dir / JOURNAL} (run {run.id})", dumped=True)
 
 
 class SweepLock(FolderLock):

@@ -35,7 +35,7 @@ from typing import Any
 from ..config.schema import set_dotted
 from ..core.errors import ConfigError, E2optError
 from ..core.fsutil import STATE_FILE_MB, UnreadableFile, atomic_write_text, read_user_text
-from ..engine.loader import config_from_dict, parse_override, read_config_data
+from ..engine.loader import config_from_dict, parse_override, read_config_data, translated
 from ..engine.runfolder import require
 
 MAX_SEEDS = 100_000  # a seed count beyond any real sweep: a typo must not expand into millions of runs
@@ -226,6 +226,7 @@ def expand_sweep(
         raise ConfigError(f"{source}: key 'base': no config file at {base}")
     base_data = read_config_data(base)
     config_from_dict(copy.deepcopy(base_data), str(base), base.parent)  # the base's own errors name the base
+    base_data = translated(base_data, str(base))[0]  # the set keys change the default mix where it has none
     if "seeds" not in spec and seeds is None:
         raise ConfigError(f"{source}: missing key 'seeds' (a count, or a list of seeds)")
     seed_list = parse_seeds(spec["seeds"] if seeds is None else seeds, source)

@@ -31,7 +31,7 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
             if (run_dir / CONFIG).is_file():
                 result = resume_run(run_dir, quiet=True, executor=TASK)
             else:
-                cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}")
+                cfg = config_from_dict(copy.deepcopy(task["config"]), f"sweep run {task['id']}", dumped=True)
                 result = run_config(cfg, quiet=True, run_dir=run_dir, executor=TASK)
     except KeyboardInterrupt:
         return {

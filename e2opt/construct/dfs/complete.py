@@ -20,6 +20,7 @@ from ...core.puzzle import Puzzle
 from ...fill.order import FillOrder
 from ...fill.tables import build_tables
 from ...search.config import SearchConfig
+from ...search.moves import assignment_alone
 from ...search.stop import AnyOf, Clock, MaxCpuTime, Requested, TargetScore
 from ...search.tabu import TabuSearch
 from ..beam import run_beam
@@ -146,7 +147,7 @@ def complete(
         repair_s = min(repair_s, cpu_s - (time.process_time() - start))
     info["repair_s"] = round(max(repair_s, 0.0), 3)
     if repair_s > 0 and info["filled_score"] < puzzle.max_score:  # a perfect board needs no repair
-        tabu = TabuSearch(puzzle, board, search or SearchConfig(), rng)
+        tabu = TabuSearch(puzzle, board, search or SearchConfig(moves=assignment_alone()), rng)
         criteria = AnyOf(
             MaxCpuTime(repair_s),
             TargetScore(puzzle.max_score),

@@ -58,11 +58,11 @@ class HarvestConfig:
     min_placed: int | None = None
     margin: int = 2
     pool_size: int = 1000
-    complete: int = 3
-    cpsat_wall_s: float = 10.0  # CP-SAT seconds per completion whose holes touch each other
+    complete: int = 1
+    cpsat_wall_s: float = 5.0  # CP-SAT seconds per completion whose holes touch each other
     neighbours: bool = True  # CP-SAT completion may also move the placed pieces next to the holes
     beam_width: int = 0
-    repair_cpu_s: float = 15.0
+    repair_cpu_s: float = 10.0
     deadline_share: float = 0.25  # of a construction's deadline kept for the completions (at most their cost)
 
     def __post_init__(self):

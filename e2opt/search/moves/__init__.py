@@ -4,6 +4,12 @@ A new move is one module (its settings class, a MoveWeight subclass, beside its 
 here: its YAML section ``search.moves.<name>``, the checks of its settings, the list of moves in errors
 and docs and the numba warm-up all come from this table; the loop does not change. ``build_moves`` makes the
 moves a config enables.
+
+One rule for which moves run: a ``search.moves`` section lists them, and a move it does not name is off; with
+no such section the search runs the default mix, ``default_moves()``: every move whose line says
+``default``, with its settings class's defaults (their weights are the mix's CPU shares). A dotted key
+(``--set search.moves.tsr.scan=first``, a sweep's ``set:``) changes one setting of the mix in effect
+(engine/loader.py fills the default mix in before it).
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ RNG = ("e2opt.kernels.rng",)  # the CP-SAT moves draw their windows with the sea
 class MoveOptions:
     """What a move's line says besides its settings: on by default, whose settings it runs with, its kernels."""
 
-    default: bool = False  # enabled with default settings when a config does not mention it
+    default: bool = False  # in the default mix (a config without a search.moves section), with its defaults
     shares: str | None = (
         None  # runs with that move's settings (its own section gives weight and cost_cpu_ms only)
     )
@@ -64,9 +70,9 @@ MOVES: dict[str, MoveEntry] = {
         MoveWeight, CheckerboardMove, "the assignment move on one checkerboard colour (BW), with its settings",
         MoveOptions(shares="assignment", kernels=SEARCH),
     ),
-    "tsr": MoveEntry(TsrMoveConfig, TsrMove, "swap and rotate around mismatched cells (numba)", MoveOptions(kernels=TSR)),
-    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)", MoveOptions(kernels=RNG, warm=(("sizes", (2,)),))),
-    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)", MoveOptions(kernels=RNG, warm=(("stretch", 2),))),
+    "tsr": MoveEntry(TsrMoveConfig, TsrMove, "swap and rotate around mismatched cells (numba)", MoveOptions(default=True, kernels=TSR)),
+    "region": MoveEntry(RegionMoveConfig, RegionMove, "CP-SAT repair of a window, warm-started (RO)", MoveOptions(default=True, kernels=RNG, warm=(("sizes", (2,)),))),
+    "border": MoveEntry(BorderMoveConfig, BorderMove, "CP-SAT re-placement of a stretch of the frame (BO)", MoveOptions(default=True, kernels=RNG, warm=(("stretch", 2),))),
     "clique": MoveEntry(
         CliqueMoveConfig, CliqueMove, "paper 002's RO by max clique on a window, holes by CP-SAT",
         MoveOptions(kernels=CLIQUE, warm=(("width", 3), ("height", 3), ("selections", 1000))),
@@ -118,15 +124,9 @@ def _settings_of(self: Any, name: str) -> MoveWeight:
 
 
 def _moves_config() -> type:
-    """The ``search.moves`` section: one optional field per registered move, typed by its settings class."""
-    fields = [
-        (
-            name,
-            entry.settings | None,
-            field(default_factory=entry.settings) if entry.options.default else field(default=None),
-        )
-        for name, entry in MOVES.items()
-    ]
+    """The ``search.moves`` section: one optional field per registered move, typed by its settings class; a
+    move the section does not name is off (the default mix is ``default_moves()``, SearchConfig's default)."""
+    fields = [(name, entry.settings | None, field(default=None)) for name, entry in MOVES.items()]
     doc = "The moves the schedule picks from; a null (or absent) section leaves a move out.\n\n" + "\n".join(
         f"{name}: {entry.help}" for name, entry in MOVES.items()
     )
@@ -139,6 +139,16 @@ def _moves_config() -> type:
 
 
 MovesConfig = _moves_config()
+
+
+def assignment_alone() -> MovesConfig:
+    """Algorithm 1's move alone (paper 001): what a DFS completion repairs with, what bench throughput times."""
+    return MovesConfig(assignment=AssignmentConfig())
+
+
+def default_moves() -> MovesConfig:
+    """The default mix: every move whose registry line says ``default``, with its settings class's defaults."""
+    return MovesConfig(**{name: entry.settings() for name, entry in MOVES.items() if entry.options.default})
 
 
 def build_moves(ctx: SearchContext, moves: MovesConfig) -> list[Move]:

@@ -17,6 +17,7 @@ from .region import repair
 class BorderMoveConfig(MoveWeight):
     """Border optimisation (BO): re-place the frame, or a stretch of it, optimally against the interior."""
 
+    weight: float = 0.05  # its CPU share in the default mix (docs/moves.md)
     stretch: int = 20  # frame cells per call, from a random start; 0 = the whole frame (slow, docs/moves.md)
     deterministic_limit: float | None = 0.5  # CP-SAT deterministic time per call; null: the wall limit only
     time_limit_wall_s: float = 10.0  # CP-SAT wall limit per call

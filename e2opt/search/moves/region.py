@@ -23,6 +23,7 @@ from .base import Move, MoveWeight
 class RegionMoveConfig(MoveWeight):
     """Region repair (RO): re-place a window's pieces optimally with CP-SAT, warm-started from the board."""
 
+    weight: float = 0.3  # its CPU share in the default mix (docs/moves.md)
     sizes: tuple[int, ...] = (4, 5)  # window side lengths, drawn uniformly (a size s window has s*s cells)
     shape: Literal["rect", "cluster"] = "rect"  # rectangle, or a connected cluster grown around mismatches
     bias: float = 4.0  # centre cell weight = 1 + bias * mismatched joins

@@ -15,6 +15,7 @@ from .base import Move, MoveWeight
 class TsrMoveConfig(MoveWeight):
     """Swap and rotate (docs/moves.md): rotations, same-kind swaps (adjacent pairs too), 2x2 block turns."""
 
+    weight: float = 0.2  # its CPU share in the default mix (docs/moves.md)
     scan: Literal["first", "best"] = "best"  # best scanned candidate, or first improving one
     tries: int = 8  # mismatched cells scanned per call (all candidates around each)
     partners: int = 4  # random same-kind swap partners per scanned cell, besides its neighbours
