@@ -18,7 +18,7 @@ CONSTRUCT: dict[str, dict[str, Any]] = {
     "random": {"method": "random"},
     "board": {"method": "board", "board": str(START_BOARD)},
     "cpsat": {"method": "cpsat", "cpsat": {"num_workers": 1, "relaxed": 6, "time_limit_wall_s": 30}},
-    "beam": {"method": "beam", "beam": {"width": 64, "fanout": 4}},
+    "beam": {"method": "beam", "beam": {"width": 64, "fanout": 4, "time_limit_cpu_s": None}},  # one beam
     # the node budget ends the search, never the clock: 5 s was reached first on a busy machine (56 vs 60)
     "backtrack": {"method": "backtrack", "backtrack": {"time_limit_s": 600, "node_budget": 20000}},
     "regions": {"method": "regions", "regions": {"height": 2, "num_workers": 1}},
@@ -42,8 +42,13 @@ def case_config(name: str, workers: int, folder: Path) -> Path:
             },
             "schedule": {"kind": "fixed"},
         },
-        "stop": {"max_iterations": 400},
-        "run": {"workers": workers, "sync_every_moves": 100},
+        "stop": {"max_iterations": 400, "max_wall_s": None},
+        "run": {
+            "workers": workers,
+            "sync_every_moves": 100,
+            "restart_from": "fresh",
+            "roles": {"method": None},
+        },
         "output": {"runs_dir": str(folder / "runs"), "plots": False},
     }
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,18 +1,54 @@
 """Helpers shared by tests in several folders: the one-error-line check, the tiny puzzle's malformed
 variants, a finished-looking run folder written by hand, a command's worker processes, a run config
-written from a base and overrides."""
+written from a base and overrides, and the plain run most tests write (``PLAIN``, ``plain``)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE
 
-from e2opt.engine.config import RunConfig
+from e2opt.config.schema import set_dotted
+from e2opt.config.translate import OLD_DEFAULTS
+from e2opt.engine.loader import config_from_dict
 from e2opt.engine.runfolder import mark
+from e2opt.search.config import ScheduleConfig, SearchConfig
+from e2opt.search.moves import assignment_alone
+
+# The plain run: a random start (one beam when a test asks for a beam), one worker restarted fresh, Algorithm
+# 1's move alone, no wall limit: the code's defaults before they became the pipeline of config/eternity2.yaml,
+# as old run folders read them (translate.OLD_DEFAULTS). The tests that run a search or read its settings
+# write it under their own keys, so that they stay small, fast and about one thing.
+PLAIN: dict = {}
+for _key, _value in OLD_DEFAULTS:
+    set_dotted(PLAIN, _key, copy.deepcopy(_value))
+
+
+def plain(data: dict, base: dict | None = None) -> dict:
+    """``data`` merged over ``PLAIN``, section by section (its keys win; a ``moves`` section of its own
+    replaces PLAIN's, as a file's replaces the default mix)."""
+    out = copy.deepcopy(PLAIN if base is None else base)
+    for key, value in data.items():
+        mergeable = isinstance(value, dict) and isinstance(out.get(key), dict) and key != "moves"
+        out[key] = plain(value, out[key]) if mergeable else copy.deepcopy(value)
+    return out
+
+
+def plain_search(**settings: Any) -> SearchConfig:
+    """``SearchConfig.of(**settings)`` over the plain search: Algorithm 1's move alone, the adaptive schedule."""
+    return SearchConfig.of(
+        **{"moves": assignment_alone(), "schedule": ScheduleConfig(kind="adaptive"), **settings}
+    )
+
+
+def plain_yaml(data: dict) -> str:
+    """The YAML text of ``plain(data)``."""
+    return yaml.safe_dump(plain(data))
 
 
 def one_error_line(proc, *parts: str) -> str:
@@ -101,7 +137,9 @@ def make_run(tmp_path: Path, events: list[dict], result: str | None) -> Path:
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     mark(run_dir, "run")
-    (run_dir / "config.yaml").write_text(RunConfig(instance=str(puzzle)).to_yaml())
+    (run_dir / "config.yaml").write_text(
+        config_from_dict(plain({"instance": str(puzzle)}), "<test>").to_yaml()
+    )
     (run_dir / "best.board").write_text(TINY_BOARD)
     (run_dir / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
     if result is not None:
@@ -140,9 +178,9 @@ def worker_processes(parent: int) -> list[int]:
 
 
 def write_run_yaml(tmp_path: Path, data: dict, sections: dict) -> Path:
-    """``tmp_path/run.yaml``: the config ``data`` with each of ``sections`` merged into its section."""
+    """``tmp_path/run.yaml``: the plain config ``data`` with each of ``sections`` merged into its section."""
     for key, value in sections.items():
         data.setdefault(key, {}).update(value)
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     return path

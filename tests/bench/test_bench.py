@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import plain_search, plain_yaml
 
 from e2opt.bench.runs import (
     QualityRow,
@@ -19,7 +20,6 @@ from e2opt.cli.main import main
 from e2opt.core.board import random_board, score
 from e2opt.core.errors import E2optError
 from e2opt.core.formats.read import read_puzzle
-from e2opt.search.config import SearchConfig
 from tests.conftest import INSTANCES, SET1
 
 
@@ -43,7 +43,7 @@ def test_throughput_row_median_min_max():
 
 def test_quality_searches_improve_on_their_random_start():
     puzzles = [read_puzzle(SET1 / "set1_03x03.txt"), read_puzzle(INSTANCES / "clue1_6x6.txt")]
-    rows = quality(puzzles, SearchConfig.of(holes=4), cpu_s=0.3, seeds=[1, 2, 3])
+    rows = quality(puzzles, plain_search(holes=4), cpu_s=0.3, seeds=[1, 2, 3])
     assert [row.instance for row in rows] == ["set1_03x03", "clue1_6x6"]
     for row, puzzle in zip(rows, puzzles, strict=True):
         start = [score(puzzle, random_board(puzzle, _streams(seed)[0])) for seed in row.seeds]
@@ -60,11 +60,11 @@ def test_quality_searches_improve_on_their_random_start():
 
 def test_quality_marks_read_one_search_at_earlier_budgets():
     puzzle = read_puzzle(INSTANCES / "clue1_6x6.txt")
-    rows = quality([puzzle], SearchConfig.of(holes=4), cpu_s=0.3, seeds=[1, 2], marks=[0.3, 0.05, 5.0, 0.0])
+    rows = quality([puzzle], plain_search(holes=4), cpu_s=0.3, seeds=[1, 2], marks=[0.3, 0.05, 5.0, 0.0])
     assert [row.cpu_s for row in rows] == [0.05, 0.3]  # marks outside (0, budget) are dropped
     early, late = rows
     assert all(a <= b for a, b in zip(early.scores, late.scores, strict=True))
-    alone = quality([puzzle], SearchConfig.of(holes=4), cpu_s=0.3, seeds=[1, 2])
+    alone = quality([puzzle], plain_search(holes=4), cpu_s=0.3, seeds=[1, 2])
     assert alone[0].seeds == late.seeds and all(0 < s <= puzzle.max_score for s in late.scores)
 
 
@@ -83,7 +83,7 @@ def test_quality_table_computes_the_gap_to_the_best_known():
 @pytest.mark.slow
 def test_bench_cli(tmp_path, capsys):
     config = tmp_path / "c.yaml"
-    config.write_text(f"instance: {SET1 / 'set1_03x04.txt'}\nsearch:\n  holes: 3\n")
+    config.write_text(plain_yaml({"instance": str(SET1 / "set1_03x04.txt"), "search": {"holes": 3}}))
     assert main(["bench", "quality", "--config", str(config), "--max-cpu-s", "0.1", "--seeds", "4", "5"]) == 0
     out = capsys.readouterr().out
     assert "set1_03x04" in out and "/17" in out and "(4), " in out

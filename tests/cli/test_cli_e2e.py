@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import INSTANCES, SET1, default_signals, e2opt, e2opt_here
+from helpers import plain_yaml
 
 from e2opt.core.errors import E2optError
 from e2opt.engine import runfolder as run_module
@@ -22,7 +23,7 @@ UNSOLVED = INSTANCES / "meta2010_10x10.txt"  # not solved within seconds: time b
 
 
 def write(path: Path, data: dict) -> Path:
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    path.write_text(plain_yaml(data))
     return path
 
 

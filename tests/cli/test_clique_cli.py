@@ -7,6 +7,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from helpers import plain_search
 
 from e2opt.cli.main import main
 from e2opt.clique.dimacs import read_dimacs
@@ -138,14 +139,14 @@ def _clique_search(seed: int, **settings) -> TabuSearch:
     moves = MovesConfig(
         assignment=None, clique=CliqueMoveConfig(width=4, height=3, selections=3000, **settings)
     )
-    return TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig.of(moves=moves, cost_noise=0.0), rng)
+    return TabuSearch(puzzle, random_board(puzzle, rng), plain_search(moves=moves, cost_noise=0.0), rng)
 
 
 def test_a_clique_that_would_lose_joins_is_put_back():
     """On a perfect board, 5 selections leave holes the region model cannot always fill perfectly."""
     puzzle, solution = generate(7, 7, 3, 4, 9)
     moves = MovesConfig(assignment=None, clique=CliqueMoveConfig(width=5, height=5, selections=5))
-    search = TabuSearch(puzzle, solution.copy(), SearchConfig(moves=moves), np.random.default_rng(9))
+    search = TabuSearch(puzzle, solution.copy(), plain_search(moves=moves), np.random.default_rng(9))
     move = search.moves[0]
     for _ in range(10):
         assert move() == 0
@@ -162,7 +163,7 @@ def test_the_clique_move_in_the_tabu_loop_with_check_mode():
     search = TabuSearch(
         first.puzzle,
         first.current_board(),
-        SearchConfig.of(moves=first.cfg.moves, check=True, cost_noise=0.0),
+        plain_search(moves=first.cfg.moves, check=True, cost_noise=0.0),
         np.random.default_rng(4),
     )
     start = search.state.score

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 from conftest import ROOT, default_signals
+from helpers import plain_yaml
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 MOMENTS = {  # the stdout line after which SIGINT goes to the group (None: once numpy loads), and a pause
@@ -37,7 +37,7 @@ def config(tmp_path: Path) -> Path:
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "log_every_wall_s": 600},
     }
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     return path
 
 

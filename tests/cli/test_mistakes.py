@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import yaml
 from conftest import TINY_BOARD, TINY_PUZZLE, e2opt
-from helpers import one_error_line
+from helpers import one_error_line, plain_search
 
 from e2opt.core.board import parse_board, score
 from e2opt.core.errors import BoardError, ConfigError, E2optError, PuzzleError
@@ -19,14 +19,18 @@ from e2opt.core.puzzle import format_puzzle, parse_puzzle
 from e2opt.engine.loader import load_config, read_config_data
 from e2opt.engine.resume import resume_run
 from e2opt.engine.run import run_config
-from e2opt.search.config import SearchConfig
 from e2opt.search.tabu import TabuSearch
+
+# the plain run (helpers.PLAIN) beside the search and stop sections these configs write
+PLAIN_TEXT = "construct: {method: random}\nrun: {workers: 1, restart_from: fresh, roles: {method: null}}\n"
 
 
 def write_config(tmp_path: Path, text: str = "") -> Path:
     (tmp_path / "p.txt").write_text(TINY_PUZZLE)
     path = tmp_path / "c.yaml"
-    path.write_text(f"instance: p.txt\nseed: 1\nsearch: {{holes: 2}}\nstop: {{max_iterations: 50}}\n{text}")
+    path.write_text(
+        f"instance: p.txt\nseed: 1\nsearch: {{holes: 2}}\nstop: {{max_iterations: 50}}\n{text}{PLAIN_TEXT}"
+    )
     return path
 
 
@@ -58,7 +62,7 @@ def test_colour_ids_are_renumbered_densely_and_written_back_as_the_file_had_them
     assert f"{huge}:" in describe(puzzle)  # info shows the file's ids
     board = parse_board(TINY_BOARD)
     assert score(puzzle, board) == puzzle.max_score == score(parse_puzzle(TINY_PUZZLE), board)
-    search = TabuSearch(puzzle, board, SearchConfig.of(holes=2), np.random.default_rng(0))
+    search = TabuSearch(puzzle, board, plain_search(holes=2), np.random.default_rng(0))
     need = next(m for m in search.moves if m.name == "assignment")._need
     assert need.size <= 5  # colour-indexed buffers sized by the colours used, not by their ids
     assert parse_puzzle(TINY_PUZZLE).colour_ids == ()  # already dense: nothing to remember
@@ -68,7 +72,7 @@ def test_a_run_on_huge_colour_ids_is_small_and_verifies(tmp_path):
     (tmp_path / "p.txt").write_text(TINY_PUZZLE.replace(" 4", " 9000000000"))
     path = tmp_path / "c.yaml"
     path.write_text(
-        "instance: p.txt\nsearch: {holes: 2}\nstop: {max_iterations: 50}\noutput: {plots: false}\n"
+        f"instance: p.txt\nsearch: {{holes: 2}}\nstop: {{max_iterations: 50}}\noutput: {{plots: false}}\n{PLAIN_TEXT}"
     )
     result = run_config(load_config(path, **{"output.runs_dir": str(tmp_path / "runs")}))
     assert result.best_score == 12
@@ -198,6 +202,7 @@ def test_a_stored_config_with_default_holes_resumes(tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text(
         f"instance: p.txt\nstop: {{max_iterations: 20}}\noutput: {{runs_dir: {tmp_path}/r, plots: false}}\n"
+        f"search: {{moves: {{assignment: {{}}}}}}\n{PLAIN_TEXT}"
     )
     first = run_config(load_config(path))
     assert (

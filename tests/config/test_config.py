@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import plain_yaml
 
 from e2opt.config.schema import to_plain
 from e2opt.config.sections import StopConfig
@@ -19,7 +20,7 @@ INSTANCE = ROOT / "instances" / "brendan_set1" / "set1_04x04.txt"
 
 def write(tmp_path: Path, data: dict, name: str = "c.yaml") -> Path:
     path = tmp_path / name
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     return path
 
 
@@ -199,7 +200,8 @@ def test_a_stored_config_in_paper_001_names_loads_as_before(tmp_path):
         "assignment"
     ]
     data["instance"], data["output"]["runs_dir"] = str(INSTANCE), str(tmp_path)
-    assignment = load_config(write(tmp_path, data)).search.assignment
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(data))  # as the run folder holds it
+    assignment = load_config(tmp_path / "config.yaml", dumped=True).search.assignment
     assert (assignment.weight, assignment.cost_cpu_ms) == (
         1.0,
         0.2,

@@ -21,7 +21,7 @@ from e2opt.core.errors import ConfigError
 from e2opt.core.generate import generate
 from e2opt.exact.solve import EXACT_METHODS
 from e2opt.search.config import AcceptanceConfig, SearchConfig
-from e2opt.search.moves import MOVES, MoveEntry, MoveOptions, MovesConfig
+from e2opt.search.moves import MOVES, MoveEntry, MoveOptions, MovesConfig, default_moves
 from e2opt.search.moves.base import Move, MoveWeight
 from e2opt.search.moves.tsr import TsrMove
 from e2opt.search.stop import Clock, MaxIterations
@@ -97,8 +97,10 @@ def test_the_moves_section_is_the_registry():
     assert [f.name for f in dataclasses.fields(MovesConfig)] == list(MOVES)
     with pytest.raises(ConfigError, match=r"search\.moves\.nope"):
         build(MovesConfig, {"nope": {"weight": 1.0}}, "test.yaml", "search.moves")
-    defaults = MovesConfig()
-    assert [name for name, _ in defaults.enabled()] == [n for n, e in MOVES.items() if e.options.default]
+    mix = default_moves()
+    assert [name for name, _ in mix.enabled()] == [n for n, e in MOVES.items() if e.options.default]
+    named = build(MovesConfig, {"tsr": {}}, "test.yaml", "search.moves")  # a section replaces the mix
+    assert [name for name, _ in named.enabled()] == ["tsr"]
 
 
 @pytest.mark.parametrize("name", METHODS)

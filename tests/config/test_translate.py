@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import e2opt
+from helpers import plain_yaml
 
 from e2opt.core.errors import ConfigError
 from e2opt.engine.loader import load_config
@@ -100,7 +101,7 @@ def test_a_run_of_two_workers_from_an_old_config_says_so_once(tmp_path):
     data = {"instance": str(ROOT / "instances" / "brendan_set1" / "set1_04x04.txt"), "search": {"holes": 3},
             "stop": {"max_iterations": 400}, "run": {"workers": 2, "share_every_s": 1},
             "output": {"runs_dir": str(tmp_path / "runs"), "plots": False}}  # fmt: skip
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     proc = e2opt("run", path, "--quiet")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines() == [

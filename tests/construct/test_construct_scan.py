@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from conftest import INSTANCES, SET1
 from construct_reference import best_gain_codes, brute_force_best
+from helpers import plain_yaml
 
 from e2opt.construct.beam import run_beam
 from e2opt.construct.config import BeamConfig
@@ -111,7 +112,7 @@ def test_beam_at_full_width_finds_the_optimum_of_a_3x3(seed):
 
 def test_beam_on_the_real_puzzle_is_valid_and_seeded():
     puzzle = read_puzzle(INSTANCES / "eternity2.txt")
-    cfg = BeamConfig(width=64)
+    cfg = BeamConfig(width=64, time_limit_cpu_s=None)  # one beam
     one, info = build_beam(puzzle, cfg, np.random.default_rng(1), None, None)
     two, _ = build_beam(puzzle, cfg, np.random.default_rng(1), None, None)
     assert one == two
@@ -124,7 +125,7 @@ def test_beam_stopped_early_completes_its_best_member():
     calls = []
     board, _ = build_beam(
         puzzle,
-        BeamConfig(width=32),
+        BeamConfig(width=32, time_limit_cpu_s=None),
         np.random.default_rng(2),
         None,
         lambda: len(calls) > 50 or calls.append(1),
@@ -145,7 +146,6 @@ def test_beam_stopped_early_completes_its_best_member():
     ],
 )
 def test_a_bad_schedule_is_a_config_error(tmp_path, breaks, words):
-    import yaml
 
     from e2opt.core.errors import ConfigError
     from e2opt.engine.loader import load_config
@@ -155,7 +155,7 @@ def test_a_bad_schedule_is_a_config_error(tmp_path, breaks, words):
         "instance": str(INSTANCES / "eternity2.txt"),
         "construct": {"method": "dfs", "dfs": {"breaks": breaks, "scale_from": None}},
     }
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert "construct.dfs.breaks" in str(err.value) and words in str(err.value)
@@ -195,8 +195,6 @@ def test_bench_construct_prints_a_table_per_budget_and_seed(tmp_path, capsys, me
 def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
     import json
 
-    import yaml
-
     from e2opt.engine.loader import load_config
     from e2opt.engine.run import run_config
 
@@ -209,7 +207,7 @@ def test_a_run_starts_from_the_construction_and_reports_it(tmp_path, method):
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     result = run_config(load_config(path))
     info = json.loads((Path(result.run_dir) / "result.json").read_text())["construction"]
     assert info["method"] == method and info["score"] <= result.best_score

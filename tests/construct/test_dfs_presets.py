@@ -6,8 +6,8 @@ import re
 
 import numpy as np
 import pytest
-import yaml
 from conftest import INSTANCES, SET1
+from helpers import plain_yaml
 
 from e2opt.construct.dfs.build import build_dfs
 from e2opt.construct.dfs.complete import beam_fill
@@ -72,7 +72,7 @@ def old_section(tmp_path, name: str, section: dict) -> DfsConfig:
     """The construct.dfs section a config of an older e2opt with ``construct.<name>`` loads as."""
     path = tmp_path / "old.yaml"
     data = {"instance": str(INSTANCES / "eternity2.txt"), "construct": {"method": name, name: section}}
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     cfg = load_config(path)
     assert cfg.construct.method == "dfs"
     return cfg.construct.dfs
@@ -112,7 +112,7 @@ def test_an_old_section_loads_with_one_line_naming_file_and_keys_and_runs_as_dfs
     data = {"instance": str(INSTANCES / "eternity2.txt"),
             "construct": {"method": "breakdfs", "breakdfs": {"frame_colour_breaks": True},
                           "backtrack": {"teeth": 3}}}  # fmt: skip
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     cfg = load_config(path)
     load_config(path)  # loaded again (as every worker does): still one line
     err = capfd.readouterr().err.splitlines()
@@ -121,7 +121,7 @@ def test_an_old_section_loads_with_one_line_naming_file_and_keys_and_runs_as_dfs
                    "construct.method: dfs; construct.backtrack -> nothing (no construction used it)"]  # fmt: skip
     assert cfg.construct.dfs.frame_colour_breaks is True and cfg.construct.dfs.recipe == "blackwood"
     path.write_text(
-        yaml.safe_dump({"instance": str(INSTANCES / "eternity2.txt"), "construct": {"method": "dfs"}})
+        plain_yaml({"instance": str(INSTANCES / "eternity2.txt"), "construct": {"method": "dfs"}})
     )
     load_config(path)
     assert capfd.readouterr().err == ""
@@ -145,7 +145,7 @@ def test_an_old_section_that_cannot_be_read_is_one_line_naming_key_and_file(
 ):
     path = tmp_path / "c.yaml"
     data = {"instance": str(INSTANCES / "eternity2.txt"), "construct": construct, "run": run}
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert str(err.value).startswith(f"{path}: ") and f"'{key}'" in str(err.value) and words in str(err.value)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
+from helpers import plain_yaml
 
 from e2opt.construct import regions as regions_mod
 from e2opt.construct.config import RegionsConfig
@@ -251,7 +251,7 @@ def test_run_records_construction_and_shows_progress(tmp_path, monkeypatch, caps
         "stop": {"max_iterations": 0},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     result = run_config(load_config(path), quiet=False)
     out = capsys.readouterr().out
     assert "regions: 1/2 placed" in out and "construction (regions)" in out
@@ -283,7 +283,7 @@ def test_run_records_construction_and_shows_progress(tmp_path, monkeypatch, caps
 def test_config_errors_name_file_and_key(tmp_path, regions, key, words):
     path = tmp_path / "c.yaml"
     data = {"instance": str(SET1 / "set1_04x04.txt"), "construct": {"method": "regions", "regions": regions}}
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert str(path) in str(err.value) and f"'{key}'" in str(err.value) and words in str(err.value)

@@ -180,7 +180,7 @@ def test_run_and_solve_take_community_files_directly(tmp_path: Path) -> None:
     config = tmp_path / "c.yaml"
     config.write_text(
         f"instance: {csv_path}\nconstruct:\n  method: board\n  board: {start}\nstop:\n  max_iterations: 5\n"
-        "output:\n  plots: false\n"
+        "output:\n  plots: false\nsearch: {moves: {assignment: {}}}\nrun: {workers: 1, roles: {method: null}}\n"
     )
     assert main(["run", str(config), "--runs-dir", str(tmp_path / "runs"), "--quiet"]) == 0
     (run_dir,) = (tmp_path / "runs").iterdir()

@@ -8,8 +8,8 @@ import time
 import types
 
 import numpy as np
-import yaml
 from conftest import SET1
+from helpers import plain_search, plain_yaml
 
 from e2opt.construct import scan
 from e2opt.construct.config import BeamConfig
@@ -18,7 +18,6 @@ from e2opt.engine import coordinator
 from e2opt.engine.executors import InProcess
 from e2opt.engine.loader import load_config
 from e2opt.engine.run import run_config
-from e2opt.search.config import SearchConfig
 from e2opt.search.warm import warm_search
 
 
@@ -26,8 +25,10 @@ def test_a_beam_on_a_starved_cpu_ends_at_the_runs_wall_deadline(tmp_path, monkey
     puzzle = read_puzzle(
         SET1 / "set1_06x06.txt"
     )  # numba kernels compiled first (a fresh install has no cache):
-    scan.build_beam(puzzle, BeamConfig(width=4), np.random.default_rng(0), None, None)  # not in the 2 s
-    warm_search(SearchConfig())
+    scan.build_beam(
+        puzzle, BeamConfig(width=4, time_limit_cpu_s=None), np.random.default_rng(0), None, None
+    )  # not in the 2 s
+    warm_search(plain_search())
     began = time.perf_counter()
     starved = types.SimpleNamespace(  # this process gets a 50th of a core: its beams count CPU that slowly
         process_time=lambda: (time.perf_counter() - began) / 50, perf_counter=time.perf_counter
@@ -40,7 +41,7 @@ def test_a_beam_on_a_starved_cpu_ends_at_the_runs_wall_deadline(tmp_path, monkey
         "run": {"workers": 1},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }
-    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
+    (tmp_path / "run.yaml").write_text(plain_yaml(data))
     result = run_config(load_config(tmp_path / "run.yaml"))
     # the beams repeat until the wall deadline (a perfect board, found on the way, may name the end instead)
     assert result.stop_reason in ("max_wall_s (2 s)", "target_score (60)")
@@ -65,7 +66,7 @@ def test_workers_started_after_the_wall_budget_run_no_round(tmp_path, monkeypatc
         "run": {"workers": 3},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False},
     }
-    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
+    (tmp_path / "run.yaml").write_text(plain_yaml(data))
     result = run_config(load_config(tmp_path / "run.yaml"), spent_s=6.0)  # the budget spent at the start
     assert rounds == [0] and result.stop_reason == "max_wall_s (5 s)"
     assert [w["worker"] for w in result.workers] == [0]

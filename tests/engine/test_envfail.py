@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import SET1
+from helpers import plain_yaml
 
 from e2opt.cli.main import main
 from e2opt.core import fsutil
@@ -51,7 +52,7 @@ def config(tmp_path: Path) -> Path:
         "run": {"workers": 1},
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "checkpoint_every_wall_s": 0.01},
     }
-    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
+    (tmp_path / "run.yaml").write_text(plain_yaml(data))
     return tmp_path / "run.yaml"
 
 
@@ -100,7 +101,7 @@ def test_a_lost_checkpoint_still_writes_result_and_best(tmp_path, capsys, monkey
 def test_report_on_a_folder_it_cannot_write_prints_the_report(tmp_path, capsys, monkeypatch, code):
     data = yaml.safe_load(config(tmp_path).read_text())
     data["output"]["plots"] = True
-    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
+    (tmp_path / "run.yaml").write_text(plain_yaml(data))
     assert main(["run", str(tmp_path / "run.yaml"), "--quiet"]) == 0
     run_dir = next((tmp_path / "runs").iterdir())
     before = {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir()}

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from helpers import plain_yaml
 
 from e2opt.engine.events import read_events
 from e2opt.sweep import create_sweep, load_sweep, run_sweep
@@ -227,8 +228,6 @@ def test_a_dask_worker_killed_during_a_run_is_counted_in_result_events_and_repor
     and result.json, a worker_lost event and ``e2opt report`` count the loss with its CPU."""
     import threading
 
-    import yaml
-
     from e2opt.engine.loader import load_config
     from e2opt.engine.report import run_report
     from e2opt.engine.run import run_config
@@ -248,7 +247,7 @@ def test_a_dask_worker_killed_during_a_run_is_counted_in_result_events_and_repor
         },
     }
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     with (
         distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 from conftest import ROOT
+from helpers import plain_yaml
 
 from e2opt.engine import coordinator, liveview
 from e2opt.engine.eventkinds import Best, LiveBest
@@ -41,7 +41,7 @@ def scripted(tmp_path: Path) -> Path:
         },
     }
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     return path
 
 

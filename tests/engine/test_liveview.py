@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from conftest import SET1
+from helpers import plain, plain_yaml
 from test_roles import config_file as roles_config
 
 from e2opt.engine.eventkinds import Construction, Start, Stats
@@ -154,7 +154,7 @@ def test_terminal_view_redraws_in_place(tmp_path, hard_config, monkeypatch):
 
 
 def test_messages_go_above_the_block_and_a_closed_terminal_silences_it():
-    cfg = config_from_dict({"instance": str(SET1 / "set1_03x03.txt")}, "<test>")
+    cfg = config_from_dict(plain({"instance": str(SET1 / "set1_03x03.txt")}), "<test>")
     terminal = FakeTerminal()
     progress = Progress(cfg, quiet=False, stream=terminal)
     progress.show(["head", "  worker 0 a"])
@@ -167,7 +167,9 @@ def test_messages_go_above_the_block_and_a_closed_terminal_silences_it():
 
 
 def test_the_fold_resets_rates_at_a_resume_and_shows_the_budget(tmp_path):
-    cfg = config_from_dict({"instance": str(SET1 / "set1_03x03.txt"), "stop": {"max_wall_s": 100}}, "<test>")
+    cfg = config_from_dict(
+        plain({"instance": str(SET1 / "set1_03x03.txt"), "stop": {"max_wall_s": 100}}), "<test>"
+    )
     log = EventLog(tmp_path)
     log.write(Start(max_score=12, workers=1))
     log.write(Construction(worker=0, method="random", score=5, wall_s=1.0))
@@ -199,5 +201,5 @@ def hard_config(tmp_path: Path) -> Path:
         "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "progress_every_wall_s": 0.05},
     }
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     return path

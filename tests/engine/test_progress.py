@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 from conftest import SET1
+from helpers import plain
 
 from e2opt.engine.loader import config_from_dict
 from e2opt.engine.progress import Progress, format_clock
@@ -18,7 +19,7 @@ class FakeTerminal(io.StringIO):
 
 def config(**stop):
     data = {"instance": str(SET1 / "set1_03x03.txt"), "stop": stop, "output": {"log_every_wall_s": 1e-9}}
-    return config_from_dict(data, "<test>")
+    return config_from_dict(plain(data), "<test>")
 
 
 def test_format_clock():

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 import yaml
 from conftest import default_signals, e2opt_here
+from helpers import plain_yaml
 
 from e2opt.core import fsutil
 from e2opt.core.board import random_board, score
@@ -56,7 +57,7 @@ def config_file(tmp_path: Path, instance: Path = SMALL, **sections) -> Path:
         else:
             data[key] = value
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(plain_yaml(data))
     return path
 
 

@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from helpers import plain_search
 
 from e2opt.core.board import Board, random_board, rule_violations, score
 from e2opt.core.formats.read import read_puzzle
@@ -13,7 +14,6 @@ from e2opt.core.generate import generate
 from e2opt.fill.assignment import reassign
 from e2opt.kernels.rng import below, between
 from e2opt.search import kernels
-from e2opt.search.config import SearchConfig
 from e2opt.search.flat import FlatPuzzle
 from e2opt.search.tabu import TabuSearch
 from tests.conftest import INSTANCES
@@ -26,7 +26,7 @@ def _search(rows, cols, hints, seed, **cfg) -> tuple:
     cfg.setdefault("cost_noise", 0.0)
     puzzle, _ = generate(rows, cols, 3, 4, seed, hints)
     rng = np.random.default_rng(seed)
-    search = TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig.of(**cfg), rng)
+    search = TabuSearch(puzzle, random_board(puzzle, rng), plain_search(**cfg), rng)
     return puzzle, search
 
 
@@ -91,7 +91,7 @@ def test_move_equals_reference_on_real_puzzle_with_hint():
     rng = np.random.default_rng(3)
     for _ in range(10):
         board = random_board(puzzle, rng)
-        search = TabuSearch(puzzle, board, SearchConfig.of(holes=40, cost_noise=0.0), rng)
+        search = TabuSearch(puzzle, board, plain_search(holes=40, cost_noise=0.0), rng)
         cells = _random_holes(search.flat, 40, rng)
         search.reassign_cells(cells)
         expected = score(puzzle, reassign(puzzle, board, [divmod(c, 16) for c in cells]))

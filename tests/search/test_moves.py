@@ -7,13 +7,14 @@ import io
 
 import numpy as np
 import pytest
+from helpers import plain_search
 
 from e2opt.config.schema import build
 from e2opt.core.board import Board, random_board, score
 from e2opt.core.errors import ConfigError
 from e2opt.core.generate import generate
 from e2opt.search.config import AcceptanceConfig, ScheduleConfig, SearchConfig
-from e2opt.search.moves import MovesConfig
+from e2opt.search.moves import MovesConfig, assignment_alone
 from e2opt.search.moves.assignment import AssignmentConfig
 from e2opt.search.moves.base import MoveWeight
 from e2opt.search.moves.border import BorderMoveConfig, frame_ring
@@ -25,7 +26,7 @@ from e2opt.search.stop import AnyOf, Clock, MaxIterations
 from e2opt.search.tabu import TabuSearch
 
 SOLO = {
-    "assignment": MovesConfig(),
+    "assignment": assignment_alone(),
     "checkerboard": MovesConfig(assignment=None, checkerboard=MoveWeight()),
     "tsr_first": MovesConfig(assignment=None, tsr=TsrMoveConfig()),
     "tsr_best": MovesConfig(assignment=None, tsr=TsrMoveConfig(scan="best", tries=3, partners=2)),
@@ -46,7 +47,7 @@ def _search(seed: int, rows: int, cols: int, hints: int, **cfg) -> TabuSearch:
     cfg.setdefault("cost_noise", 0.0)
     puzzle, _ = generate(rows, cols, 3, 4, seed, hints)
     rng = np.random.default_rng(seed)
-    return TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig.of(**cfg), rng)
+    return TabuSearch(puzzle, random_board(puzzle, rng), plain_search(**cfg), rng)
 
 
 @pytest.mark.parametrize("name", list(SOLO))
@@ -119,7 +120,7 @@ def _planted(change: str) -> tuple[TabuSearch, int]:
         for k, cell in enumerate(ring):
             p, r = pieces[(k + 1) % 4]
             board.piece[cell], board.rot[cell] = p, (r + 3) % 4
-    cfg = SearchConfig(
+    cfg = plain_search(
         moves=MovesConfig(assignment=None, tsr=TsrMoveConfig(scan="best", tries=40, partners=35))
     )
     search = TabuSearch(puzzle, board, cfg, np.random.default_rng(0))
@@ -141,7 +142,7 @@ def _adaptive_cfg(**extra) -> SearchConfig:
         tsr=TsrMoveConfig(weight=1.0, cost_cpu_ms=0.02),
     )
     sched = ScheduleConfig(kind="adaptive", segment=40)
-    return SearchConfig.of(moves=moves, schedule=sched, holes=(3, 8), plateau=60, intensify_after=2, **extra)
+    return plain_search(moves=moves, schedule=sched, holes=(3, 8), plateau=60, intensify_after=2, **extra)
 
 
 def _state_equal(a: TabuSearch, b: TabuSearch) -> None:
@@ -202,7 +203,7 @@ def test_resume_continues_the_same_schedule(acceptance):
 
 
 def test_fixed_mix_gives_cpu_shares():
-    cfg = SearchConfig(
+    cfg = plain_search(
         moves=MovesConfig(
             assignment=AssignmentConfig(weight=3.0, cost_cpu_ms=0.1),
             tsr=TsrMoveConfig(weight=1.0, cost_cpu_ms=0.01),
@@ -228,7 +229,7 @@ def test_config_errors_name_the_key():
     with pytest.raises(ConfigError, match=r"unknown key 'search\.moves\.swap'"):
         build(SearchConfig, {"moves": {"swap": {}}}, "x.yaml", "search")
     cfg = build(SearchConfig, {"moves": {"tsr": {"weight": 2}}}, "x.yaml", "search")
-    assert [n for n, _ in cfg.moves.enabled()] == ["assignment", "tsr"]
+    assert [n for n, _ in cfg.moves.enabled()] == ["tsr"]  # a moves section replaces the default mix
 
 
 def test_hint_cells_never_move():

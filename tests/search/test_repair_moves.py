@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import plain_search
 from repair_reference import anneal_reference, joins
 from test_moves import _npz_round_trip, _state_equal, _StopAt
 
@@ -44,7 +45,7 @@ def _search(seed, rows, cols, hints, board="random", recolour=0, **cfg) -> TabuS
     puzzle, solution = generate(rows, cols, 3, 4, seed, hints, recolour)
     rng = np.random.default_rng(seed)
     start = solution if board == "solution" else random_board(puzzle, rng)
-    return TabuSearch(puzzle, start, SearchConfig.of(**cfg), rng)
+    return TabuSearch(puzzle, start, plain_search(**cfg), rng)
 
 
 def _verified(search: TabuSearch) -> int:
@@ -182,7 +183,7 @@ def _mix_cfg(acceptance: str) -> SearchConfig:
     moves = MovesConfig(
         assignment=None, **{n: MOVES[n].settings(**SMALL[n], steps=10, cost_cpu_ms=0.05 + 0.01 * i) for i, n in enumerate(REPAIRS)}
     )  # fmt: skip
-    return SearchConfig.of(
+    return plain_search(
         moves=moves, schedule=ScheduleConfig(kind="adaptive", segment=30), plateau=80, intensify_after=2,
         cost_noise=0.0, acceptance=AcceptanceConfig(kind=acceptance, reheats=2),
     )  # fmt: skip
@@ -220,7 +221,10 @@ def test_yaml_sections_and_bad_keys():
         "x.yaml",
         "search",
     )
-    assert [n for n, _ in cfg.moves.enabled()] == ["assignment", "repair_bfs", "repair_chain"]
+    assert [n for n, _ in cfg.moves.enabled()] == [
+        "repair_bfs",
+        "repair_chain",
+    ]  # the section lists the moves
     assert cfg.moves.repair_bfs.cells == 20 and cfg.moves.repair_chain.lengths == (8,)
     bad = [
         ({"repair_window": {"size": 1}}, r"search\.moves\.repair_window\.size"),

@@ -53,7 +53,7 @@ def test_interrupted_stops_with_the_given_reason():
 
 
 def test_from_config_defaults_the_target_to_the_maximum_and_adds_only_what_is_set():
-    stop = from_config(StopConfig(max_cpu_s=60), 480)
+    stop = from_config(StopConfig(max_cpu_s=60, max_wall_s=None), 480)
     assert [type(c) for c in stop.criteria] == [TargetScore, MaxCpuTime]
     assert stop(Status(best_score=480)) and not stop(Status(best_score=479, cpu_s=59.9))
     full = from_config(StopConfig(1, 2, 3, 400, 5), 480)

@@ -6,12 +6,12 @@ import io
 
 import numpy as np
 import pytest
+from helpers import plain_search
 
 from e2opt.core.board import Board, random_board, rule_violations, score
 from e2opt.core.errors import BoardError
 from e2opt.core.generate import generate
 from e2opt.core.puzzle import Puzzle
-from e2opt.search.config import SearchConfig
 from e2opt.search.state import SearchState
 from e2opt.search.stop import AnyOf, Clock, MaxIntensifications, MaxIterations, TargetScore
 from e2opt.search.tabu import TabuSearch
@@ -22,7 +22,7 @@ def _search(seed: int = 0, rows: int = 6, cols: int = 6, hints: int = 2, **cfg) 
     cfg.setdefault("cost_noise", 0.0)
     puzzle, _ = generate(rows, cols, 3, 4, seed, hints)
     rng = np.random.default_rng(seed)
-    return puzzle, TabuSearch(puzzle, random_board(puzzle, rng), SearchConfig.of(**cfg), rng)
+    return puzzle, TabuSearch(puzzle, random_board(puzzle, rng), plain_search(**cfg), rng)
 
 
 @pytest.mark.parametrize("select", ["random", "biased", "checkerboard"])
@@ -74,7 +74,7 @@ def test_penalised_reverse_arc_is_not_taken_when_an_equal_alternative_exists(pen
     used_penalised = used_free = 0
     for seed in range(40):
         rng = np.random.default_rng(seed)
-        cfg = SearchConfig.of(reverse_penalty=penalty, tie_noise=True, cost_noise=0.0, holes=5)
+        cfg = plain_search(reverse_penalty=penalty, tie_noise=True, cost_noise=0.0, holes=5)
         search = TabuSearch(puzzle, board, cfg, rng)
         st = search.state
         penalised = {(x, y) for x in holes for y in holes if x != y and rng.random() < 0.5}
@@ -151,7 +151,7 @@ def _npz_round_trip(data: dict) -> dict:
 
 @pytest.mark.parametrize("select", ["biased", "checkerboard"])
 def test_resume_from_state_is_bit_identical(select):
-    cfg = SearchConfig.of(select=select, holes=(4, 9), plateau=30, intensify_after=2)
+    cfg = plain_search(select=select, holes=(4, 9), plateau=30, intensify_after=2)
     puzzle, _ = generate(8, 8, 3, 4, 21, 3)
     board = random_board(puzzle, np.random.default_rng(21))
     whole = TabuSearch(puzzle, board, cfg, np.random.default_rng(5))
@@ -201,13 +201,13 @@ def test_initial_board_breaking_the_rules_is_refused():
     bad = solution.copy()
     bad.rot[0, 0] = (bad.rot[0, 0] + 1) % 4
     with pytest.raises(BoardError, match="initial board"):
-        TabuSearch(puzzle, bad, SearchConfig(), np.random.default_rng(0))
+        TabuSearch(puzzle, bad, plain_search(), np.random.default_rng(0))
 
 
 def test_adopt_best_takes_the_given_board():
     puzzle, solution = generate(5, 5, 3, 4, 2, 0)
     search = TabuSearch(
-        puzzle, random_board(puzzle, np.random.default_rng(0)), SearchConfig(), np.random.default_rng(0)
+        puzzle, random_board(puzzle, np.random.default_rng(0)), plain_search(), np.random.default_rng(0)
     )
     search.adopt_best(solution, puzzle.max_score)
     assert search.best_board() == solution and search.state.best_score == puzzle.max_score

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import INSTANCES, SET1
+from helpers import plain
 
 from e2opt.cli.main import main
 from e2opt.core.errors import ConfigError
@@ -35,13 +36,15 @@ def base(tmp_path: Path) -> Path:
     """A tiny base config: 4x4 puzzle, random start, 200 moves, no pictures."""
     return write_yaml(
         tmp_path / "base.yaml",
-        {
-            "instance": str(INSTANCE),
-            "construct": {"method": "random"},
-            "search": {"moves": {"assignment": {"holes": 4}}},
-            "stop": {"max_iterations": 200},
-            "output": {"plots": False, "runs_dir": str(tmp_path / "runs")},
-        },
+        plain(
+            {
+                "instance": str(INSTANCE),
+                "construct": {"method": "random"},
+                "search": {"moves": {"assignment": {"holes": 4}}},
+                "stop": {"max_iterations": 200},
+                "output": {"plots": False, "runs_dir": str(tmp_path / "runs")},
+            }
+        ),
     )
 
 
