@@ -10,42 +10,16 @@ The file appears complete or not at all (temporary file, then rename).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
 from ..core.errors import E2optError
-from ..core.fsutil import UMASK
+from ..core.fsutil import atomic_stream
 from . import kernels
 from .graph import CliqueGraph
 
 BUFFER_BYTES = 1 << 22  # 4 MiB of lines per write
-
-
-@contextlib.contextmanager
-def atomic_stream(path: str | os.PathLike) -> Iterator[BinaryIO]:
-    """A binary file written in pieces that replaces ``path`` only once it is complete and synced."""
-    path = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:  # name the file the user asked for, not the temporary one
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    try:
-        os.fchmod(fd, 0o666 & ~UMASK)
-        with os.fdopen(fd, "wb") as out:
-            yield out
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 def write_dimacs(

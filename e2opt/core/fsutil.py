@@ -4,11 +4,15 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes, fsync: bool = True) -> None:
-    """Write data to path so that readers see either the old file or the new one, never half.
+@contextlib.contextmanager
+def atomic_stream(path: str | os.PathLike, fsync: bool = True) -> Iterator[BinaryIO]:
+    """A binary file written in pieces that replaces ``path`` only once it is complete, so that readers see
+    either the old file or the new one, never half; an error names ``path``, not the temporary file.
 
     ``fsync=False`` still survives a killed process (the rename is atomic); it only skips the
     flush to disk that protects against power loss, for files rewritten many times a second.
@@ -21,7 +25,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, fsync: bool = True)
     try:
         os.fchmod(fd, 0o666 & ~UMASK)  # mkstemp makes 0600; give the file normal permissions
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             if fsync:
                 os.fsync(f.fileno())
@@ -32,6 +36,12 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, fsync: bool = True)
         if isinstance(exc, OSError) and exc.errno is not None and exc.filename in (tmp, None):
             raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes, fsync: bool = True) -> None:
+    """Write data to path at once, atomically (``atomic_stream``)."""
+    with atomic_stream(path, fsync) as f:
+        f.write(data)
 
 
 def _umask() -> int:
