@@ -4,13 +4,16 @@
     python benchmarks/moves_bench.py tsr --board B.board --cpu-s 5    (--board random: from a random board)
     python benchmarks/moves_bench.py border --board B.board --stretches 0 20 --calls 3 --det 1.0
     python benchmarks/moves_bench.py mix --cpu-s 120 --seeds 1 2 3 --variants today tsr ro all
+    python benchmarks/moves_bench.py fixed --moves 60000 --seed 1
 
 ``region`` repairs random windows (mismatch-biased, as the move draws them) of the given board without
 applying them: share of calls that improve, CP-SAT seconds per call (solver wall inside solve_region,
 one worker) and CPU seconds per call (model building included). ``tsr`` runs the swap-and-rotate move alone
 from the board for first and best improvement. ``mix`` runs each variant (a list of --set overrides of
 config/eternity2.yaml's search section) from the same random boards, interleaved seed by seed in one
-process so that every variant sees the same machine load; CPU budgets are process time.
+process so that every variant sees the same machine load; CPU budgets are process time. ``fixed`` runs a
+fixed number of moves of the config's search from a random board and prints the CPU s they took: two
+versions of the code compared on the same work (run one per core, at the same time).
 """
 
 from __future__ import annotations
@@ -25,18 +28,20 @@ from e2opt import load_config, read_board, read_puzzle
 from e2opt.bench.runs import search_once
 from e2opt.core.board import random_board
 from e2opt.cpsat.region_model import solve_region
+from e2opt.engine.round import worker_streams
 from e2opt.search.config import SearchConfig
 from e2opt.search.moves import MOVES, MovesConfig
 from e2opt.search.moves.border import BorderMoveConfig
 from e2opt.search.moves.region import RegionMoveConfig
 from e2opt.search.moves.tsr import TsrMoveConfig
+from e2opt.search.stop import Clock, MaxIterations
 from e2opt.search.tabu import TabuSearch
-from e2opt.search.warm import warm_moves
+from e2opt.search.warm import warm_moves, warm_search
 
 _OFF = ["search.moves.tsr=null", "search.moves.region=null", "search.moves.border=null"]
 _MIX = ["search.moves.tsr.weight=0.2", "search.moves.region.weight=0.3", "search.moves.border.weight=0.05"]
 VARIANTS = {  # --set overrides of the config; each sets the moves and schedule it needs
-    "today": _OFF,  # the assignment move alone (Algorithm 1 as before issue 10)
+    "today": _OFF,  # the assignment move alone (Algorithm 1)
     "tsr": [*_OFF, "search.moves.tsr.weight=0.3", "search.schedule.kind=adaptive"],
     "ro": [*_OFF, "search.moves.region.weight=0.3", "search.schedule.kind=adaptive"],
     "all": [*_OFF, *_MIX, "search.schedule.kind=adaptive"],
@@ -163,6 +168,22 @@ def mix(args) -> None:
         )
 
 
+def fixed(args) -> None:
+    """--moves moves of the config's search section from --seed's random board: CPU s and score."""
+    cfg = load_config(args.config)
+    puzzle = read_puzzle(cfg.instance)
+    warm_search(cfg.search)
+    construct_seq, search_seq, _ = worker_streams(args.seed, 0)  # a run's worker 0
+    board = random_board(puzzle, np.random.default_rng(construct_seq))
+    search = TabuSearch(puzzle, board, cfg.search, np.random.default_rng(search_seq))
+    start = time.process_time()
+    search.run(MaxIterations(args.moves), Clock(), lambda kind, info: None)
+    cpu = time.process_time() - start
+    print(
+        f"{args.moves:,} moves in {cpu:.2f} CPU s ({args.moves / cpu:,.0f} moves/CPU-s), best {search.state.best_score}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -185,9 +206,13 @@ def main() -> None:
     p.add_argument("--at", type=float, nargs="*", default=[30.0, 60.0])
     p.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     p.add_argument("--variants", nargs="+", default=["today", "tsr", "ro", "all"], choices=list(VARIANTS))
+    p = sub.add_parser("fixed")
+    p.add_argument("--config", default="config/eternity2.yaml")
+    p.add_argument("--moves", type=int, default=60_000)
+    p.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     warm_moves(MOVES)
-    {"region": region, "tsr": tsr, "border": border, "mix": mix}[args.cmd](args)
+    {"region": region, "tsr": tsr, "border": border, "mix": mix, "fixed": fixed}[args.cmd](args)
 
 
 if __name__ == "__main__":

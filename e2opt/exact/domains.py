@@ -44,18 +44,16 @@ from .search import KernelCounters
 DOMAIN_ORDERS = ("mindomain", "row", "spiral")
 
 
-def _colour_tables(pieces: np.ndarray, slots: np.ndarray, K: int) -> tuple[np.ndarray, np.ndarray]:
-    """pcol[s, v]: the colour placement v shows on side s; smask[s, c]: the placements showing c there."""
+def _colour_tables(ocol: np.ndarray, slots: np.ndarray, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """pcol[s, v]: the colour placement v shows on side s (``ocol`` in bit order); smask[s, c]: the
+    placements showing c there."""
     W = (4 * len(slots) + 63) // 64
     pcol = np.zeros((4, 64 * W), dtype=np.int64)
+    pcol[:, : 4 * len(slots)] = ocol[(4 * slots[:, None] + np.arange(4)).ravel()].T
     smask = np.zeros((4, K, W), dtype=np.uint64)
-    for k, t in enumerate(slots):
-        for r in range(4):
-            v = 4 * k + r
-            for s in range(4):
-                c = int(pieces[t, (s - r) % 4])
-                pcol[s, v] = c
-                smask[s, c, v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+    for v in range(4 * len(slots)):
+        for s in range(4):
+            smask[s, pcol[s, v], v >> 6] |= np.uint64(1) << np.uint64(v & 63)
     return pcol, smask
 
 
@@ -118,7 +116,7 @@ class DomainSearch(KernelCounters):
         if VALUE_ORDERS[value_order] == VRANDOM:
             slots = np.random.default_rng(seed).permutation(T)
         self.slots, self.rows_cols, self.levels = slots, (model.rows, model.cols), int(model.branch.sum())
-        pcol, smask = _colour_tables(model.pieces, slots, K)
+        pcol, smask = _colour_tables(model.ocol, slots, K)
         params = np.array(
             [self.levels, ORDERS[order], VALUE_ORDERS[value_order], stop_at_solution], dtype=np.int64
         )

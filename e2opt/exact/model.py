@@ -3,7 +3,8 @@
 A placement is (tile, rot). Every table entry is (tile, k): the tile's own sides k, k+1 (clockwise
 pair), k, k+2 (opposite pair) or k (single colour) show the key colours, so at a cell whose known
 sides s, s+1 (or s, s+2, or s) show them, the entry gives rotation (s - k) mod 4. The rim counts as
-a known side of colour 0. Pair ids: a*K+b for the clockwise pair (a, b), K*K + min*K+max for an
+a known side of colour 0. The tables are fill/tables.py's buckets of the placements (tile, -k mod 4),
+which show the key colours on sides 0, 1 (0, 2; 0): the one table builder of e2opt. Pair ids: a*K+b for the clockwise pair (a, b), K*K + min*K+max for an
 opposite pair; both feed the ColorPair counters of paper 000.
 """
 
@@ -16,6 +17,7 @@ import numpy as np
 from ..core.errors import E2optError
 from ..core.puzzle import CORNER, Puzzle
 from ..fill.order import spiral
+from ..fill.tables import group, keyed
 
 ROW, SPIRAL, MINDOMAIN, MINGAP = 0, 1, 2, 3
 ORDERS = {"row": ROW, "spiral": SPIRAL, "mindomain": MINDOMAIN, "mingap": MINGAP}
@@ -29,16 +31,20 @@ def spiral_cells(rows: int, cols: int) -> list[int]:
     return [r * cols + c for r, c in spiral(rows, cols)]
 
 
-def _table(keys: list[tuple[int, int, int]], n_keys: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """CSR arrays (start, tile, k) from (key, tile, k) triples, entries of a key kept in list order."""
-    keys = sorted(keys, key=lambda e: e[0])  # stable: tile order within a key is kept
-    start = np.zeros(n_keys + 1, dtype=np.int64)
-    for key, _, _ in keys:
-        start[key + 1] += 1
-    np.cumsum(start, out=start)
-    tile = np.array([t for _, t, _ in keys], dtype=np.int64)
-    k = np.array([kk for _, _, kk in keys], dtype=np.int64)
-    return start, tile, k
+def key_tables(ocol: np.ndarray, T: int, K: int, seed: int | None) -> tuple[np.ndarray, ...]:
+    """CSR (start, tile, k) over the keys of the module docstring; a key's entries by tile (``seed``: a
+    random tile order), then k."""
+    tiles = np.arange(T) if seed is None else np.random.default_rng(seed).permutation(T)
+    codes = (tiles[:, None] * 4 + (-np.arange(4)) % 4).ravel()  # (tile, k): the placement (tile, -k)
+    kk = K * K
+    keys = [
+        keyed(ocol, codes, 0, 1, K),
+        kk + keyed(ocol, codes, 0, 2, K),
+        2 * kk + keyed(ocol, codes, -1, 0, K),
+        np.full(len(codes), 2 * kk + K),
+    ]
+    start, grouped = group(np.concatenate(keys), np.tile(codes, 4), 2 * kk + K + 1)
+    return start, grouped >> 2, -grouped % 4
 
 
 @dataclass
@@ -49,6 +55,7 @@ class ExactModel:
     cols: int
     K: int  # colours incl. grey (array size)
     pieces: np.ndarray  # (T, 4)
+    ocol: np.ndarray  # (4T, 4) colour of placement tile * 4 + rot on each side (Puzzle.oriented)
     nbr: np.ndarray  # (n, 4) neighbour cell or -1 at the rim
     tab_start: np.ndarray  # CSR over keys: clockwise pairs, opposite ordered pairs, single colours, "all"
     tab_tile: np.ndarray
@@ -83,29 +90,22 @@ def build_model(
             for s, (dr, dc) in enumerate(STEPS):
                 if 0 <= r + dr < rows and 0 <= c + dc < cols:
                     nbr[r * cols + c, s] = (r + dr) * cols + c + dc
-    tiles = np.arange(T)
-    if shuffle_seed is not None:
-        tiles = np.random.default_rng(shuffle_seed).permutation(T)
-    kk = K * K
-    entries: list[tuple[int, int, int]] = []
-    for t in tiles:
-        p = [int(x) for x in pieces[t]]
-        for k in range(4):
-            entries.append((p[k] * K + p[(k + 1) % 4], int(t), k))
-            entries.append((kk + p[k] * K + p[(k + 2) % 4], int(t), k))
-            entries.append((2 * kk + p[k], int(t), k))
-            entries.append((2 * kk + K, int(t), k))
-    tab_start, tab_tile, tab_k = _table(entries, 2 * kk + K + 1)
+    ocol = np.ascontiguousarray(puzzle.oriented.reshape(-1, 4))
+    tab_start, tab_tile, tab_k = key_tables(ocol, T, K, shuffle_seed)
     tile_pairs = np.full((T, 6), -1, dtype=np.int64)
-    having: list[tuple[int, int, int]] = []
+    having_key, having_tile = [], []
+    kk = K * K
     for t in range(T):
         p = [int(x) for x in pieces[t]]
         ids = [p[k] * K + p[(k + 1) % 4] for k in range(4)]
         ids += [kk + min(p[k], p[k + 2]) * K + max(p[k], p[k + 2]) for k in range(2)]
         distinct = list(dict.fromkeys(ids))
         tile_pairs[t, : len(distinct)] = distinct
-        having += [(q, t, 0) for q in distinct]
-    ptile_start, ptile, _ = _table(having, 2 * kk)
+        having_key += distinct
+        having_tile += [t] * len(distinct)
+    ptile_start, ptile = group(
+        np.array(having_key, dtype=np.int64), np.array(having_tile, dtype=np.int64), 2 * kk
+    )
 
     fixed = [(h.row * cols + h.col, h.piece, h.rot) for h in puzzle.hints]
     forbid = np.full(n, -1, dtype=np.int64)
@@ -134,6 +134,7 @@ def build_model(
         cols,
         K,
         np.ascontiguousarray(pieces, dtype=np.int64),
+        ocol,
         nbr,
         tab_start,
         tab_tile,

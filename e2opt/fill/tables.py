@@ -4,7 +4,9 @@ A placement is coded ``piece * 4 + rotation``. ``exact`` lists the placements wh
 colours; ``one_off`` those that miss exactly one key side (used only when a break is allowed); ``every``
 all placements that fit a slot's rim (the last resort when nothing matches). Hinted pieces never appear.
 Tables are CSR arrays built with numpy once per puzzle and order; the kernels index them by
-``(slot * C + colour0) * C + colour1`` (colour 0 when the slot has fewer than two key sides).
+``(slot * C + colour0) * C + colour1`` (colour 0 when the slot has fewer than two key sides). ``keyed``
+and ``group`` are the one way e2opt buckets placements by the colours they show: the exact searches'
+tables (exact/model.py) are built by them too, keyed by a cell's known sides instead of a slot.
 """
 
 from __future__ import annotations
@@ -53,7 +55,14 @@ def _fitting(puzzle: Puzzle, rim: int, free: np.ndarray) -> np.ndarray:
     return free[piece_idx] * 4 + rot
 
 
-def _csr(keys: np.ndarray, codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+def keyed(ocol: np.ndarray, codes: np.ndarray, k0: int, k1: int, colours: int) -> np.ndarray:
+    """``c0 * colours + c1``: the colours each placement shows on sides k0 and k1 (a side < 0 reads 0)."""
+    c0 = ocol[codes, k0] if k0 >= 0 else np.zeros(len(codes), dtype=np.int64)
+    c1 = ocol[codes, k1] if k1 >= 0 else np.zeros(len(codes), dtype=np.int64)
+    return c0 * colours + c1
+
+
+def group(keys: np.ndarray, codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Group codes by key (0..size-1): (start offsets of length size + 1, codes sorted by key, stable)."""
     order = np.argsort(keys, kind="stable")
     start = np.zeros(size + 1, dtype=np.int64)
@@ -75,10 +84,10 @@ def build_tables(puzzle: Puzzle, order: FillOrder) -> Tables:
         codes = _fitting(puzzle, int(rim), free)
         every.append(codes)
         every_start[i + 1] = every_start[i] + len(codes)
-        c0 = ocol[codes, k0] if k0 >= 0 else np.zeros(len(codes), dtype=np.int64)
-        c1 = ocol[codes, k1] if k1 >= 0 else np.zeros(len(codes), dtype=np.int64)
+        key = keyed(ocol, codes, k0, k1, colours)
+        c0, c1 = key // colours, key % colours
         base = i * colours * colours
-        ex_keys.append(base + c0 * colours + c1)
+        ex_keys.append(base + key)
         ex_codes.append(codes)
         for key_side, mine in ((k0, c0), (k1, c1)):
             if key_side < 0:
@@ -91,11 +100,11 @@ def build_tables(puzzle: Puzzle, order: FillOrder) -> Tables:
             key1 = x if key_side == k1 else c1[rep]
             off_keys.append(base + key0 * colours + key1)
             off_codes.append(codes[rep])
-    exact_start, exact = _csr(np.concatenate(ex_keys), np.concatenate(ex_codes), size)
+    exact_start, exact = group(np.concatenate(ex_keys), np.concatenate(ex_codes), size)
     empty = np.zeros(0, dtype=np.int64)
     off_k = np.concatenate(off_keys) if off_keys else empty
     off_c = np.concatenate(off_codes) if off_codes else empty
-    one_off_start, one_off = _csr(off_k, off_c, size)
+    one_off_start, one_off = group(off_k, off_c, size)
     return Tables(
         colours, ocol, exact_start, exact, one_off_start, one_off, every_start, np.concatenate(every)
     )

@@ -107,7 +107,7 @@ class DfsConfig:
     frame colours and ``privileged_inner`` inner ones). ``quota``: [position, quota value placed], linear
     in between ([] = none); ``quota_on: pieces`` counts Verhaard's good pieces instead of privileged
     sides. ``abort``: [placements, position]: an attempt behind it is dropped. ``node_budget``:
-    placements per attempt.
+    placements per attempt; ``short_first``: the first attempts shorter (rules.Recipe).
     """
 
     recipe: Literal["auto", "derived", "blackwood", "verhaard", "backtrack"] = "auto"
@@ -130,6 +130,7 @@ class DfsConfig:
     good_pieces: int | None = None
     node_budget: int | None = None
     abort: tuple[tuple[int, int | float], ...] | None = None
+    short_first: bool | None = None
     time_limit_cpu_s: float = 60.0
     max_attempts: int | None = None
     lanes: int = 1

@@ -112,7 +112,7 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
         frame_colour_breaks=given(cfg, "frame_colour_breaks", False),
         touching_breaks=given(cfg, "touching_breaks", True), clue_breaks=clue[0], clue_zone=clue[1], clue_from=clue_from,
         node_budget=given(cfg, "node_budget", 50_000_000_000),
-        abort=abort, privileged=tuple(privileged), source=source,
+        abort=abort, short_first=given(cfg, "short_first", False), privileged=tuple(privileged), source=source,
     )  # fmt: skip
 
 

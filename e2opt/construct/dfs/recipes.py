@@ -52,6 +52,7 @@ class Preset:
     quota_on: str = "colours"
     node_budget: int = 50_000_000_000
     abort: tuple = ()
+    short_first: bool = False
     notes: dict = field(default_factory=dict)
 
 
@@ -159,6 +160,7 @@ def preset_recipe(cfg: DfsConfig, puzzle: Puzzle, name: str) -> Recipe:
         clue_from=position(pick("clue_from"), cells, cfg.scale_from),
         node_budget=pick("node_budget"),
         abort=tuple((int(n), position(at, cells, cfg.scale_from)) for n, at in pick("abort")),
+        short_first=pick("short_first"),
         privileged=tuple(privileged),
         source=source,
     )
@@ -181,6 +183,7 @@ def describe(puzzle: Puzzle, recipe: Recipe) -> dict:
         "clue_from": recipe.clue_from,
         "node_budget": recipe.node_budget,
         "abort": [list(x) for x in recipe.abort],
+        "short_first": recipe.short_first,
         "frame_colours": [puzzle.user_colour(c) for c in frame_colours(puzzle)],
         **recipe.source,
     }

@@ -28,6 +28,8 @@ class Recipe:
     rows and r columns of it) on, and before the schedule's first break they may be spent only inside a
     zone: every other cell there is exact. Only hints at fill position ``clue_from`` or later take clue
     breaks: the order reaches the others while the search is shallow and backtracks past them cheaply. ``abort``: (placements, position) an attempt must have reached.
+    ``short_first``: the first attempt gets SHORT_FIRST times the last abort mark's placements and each next
+    one twice the one before, up to ``node_budget`` (more openings early in a run, the long attempts later).
     """
 
     order: str
@@ -44,6 +46,7 @@ class Recipe:
     clue_from: int = 0
     node_budget: int = 50_000_000_000
     abort: tuple[tuple[int, int], ...] = ()
+    short_first: bool = False
     privileged: tuple[int, ...] = ()  # internal colour ids behind ``qval`` (reporting)
     source: dict = field(default_factory=dict, compare=False)  # where each number came from
 
@@ -73,6 +76,16 @@ class Rules:
     no_touch: bool
     abort: list[tuple[int, int]]
     node_budget: int
+    first_budget: int  # placements of the first attempt, doubled each attempt up to node_budget (0: off)
+
+    def attempt_budget(self, attempt: int) -> int:
+        """Placements allowed to attempt number ``attempt`` (1 is the first)."""
+        if self.first_budget <= 0:
+            return self.node_budget
+        return min(self.node_budget, self.first_budget << min(max(attempt - 1, 0), 40))
+
+
+SHORT_FIRST = 3  # the first attempt's placements, in multiples of the last abort mark's (Recipe.short_first)
 
 
 def frame_colours(puzzle: Puzzle) -> list[int]:
@@ -166,5 +179,6 @@ def make_rules(puzzle: Puzzle, order: FillOrder, recipe: Recipe) -> Rules:
             need = int(np.floor(np.interp(p, xs, ys))) if p >= xs[0] else 0
             qmin[depth[p]] = max(need - hint_q, 0)
     abort = [(int(n), int(depth[min(at, cells)])) for n, at in recipe.abort]
+    first = SHORT_FIRST * abort[-1][0] if recipe.short_first and abort else 0
     return Rules(allow, cap, qmin, qval, frame_colours(puzzle), recipe.frame_colour_breaks,
-                 not recipe.touching_breaks, abort, int(recipe.node_budget))  # fmt: skip
+                 not recipe.touching_breaks, abort, int(recipe.node_budget), first)  # fmt: skip

@@ -150,7 +150,7 @@ class Dfs:
         if mark is not None:  # chunks end exactly on the abort marks, so a resumed run decides the same
             chunk = min(chunk, mark[0] - int(ctr[k.NODES]))
         self.status = k.dfs(
-            self.st, self.aux, self.dg, self._tab(), self._rules(), harvest, self.rules.node_budget, chunk
+            self.st, self.aux, self.dg, self._tab(), self._rules(), harvest, self.budget, chunk
         )
         at_mark = mark is not None and ctr[k.NODES] == mark[0] and self.status in (k.RUNNING, k.FULL)
         if at_mark and max(int(ctr[k.DEEPEST]), self.floor) < mark[1]:
@@ -162,6 +162,11 @@ class Dfs:
             d = int(self.hdep[i])
             out.append(Found(self.hbuf[i, :d].copy(), d == m, int(self.pairs[d] - self.hbrk[i])))
         return out
+
+    @property
+    def budget(self) -> int:
+        """The current attempt's placements (rules.Rules.attempt_budget)."""
+        return self.rules.attempt_budget(self.attempts)
 
     @property
     def nodes(self) -> int:
