@@ -88,13 +88,29 @@ def _touched(cw, g, d, dg, sc, none, touch, mark) -> bool:
     return hit
 
 
-@njit(cache=True)
 def dfs(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
-    """Run up to ``chunk`` more placements (attempt budget ``budget``); see the module docstring."""
+    """Run up to ``chunk`` more placements (attempt budget ``budget``); see the module docstring. The
+    touching rule's variant is compiled apart: without it the loop carries none of its code."""
+    run = _dfs_no_touch if rules[2] else _dfs
+    return run(st, aux, dg, tab, rules, harvest, budget, chunk)
+
+
+@njit(cache=True)
+def _dfs(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
+    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, False)
+
+
+@njit(cache=True)
+def _dfs_no_touch(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
+    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, True)
+
+
+@njit(cache=True, inline="always")
+def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
     lvl, px, pend, prem, cum, qcum, pc, child, ctr, best, dead, avail, _, touch = st
     sc, pr, bkd = aux
     ent, estart, wi, wm, woff, wcnt, nb, code_of, col4, frame_col = tab
-    qval, frame_ok, no_touch, colours = rules
+    qval, frame_ok, _, colours = rules
     hbuf, hdep, hbrk, hmin = harvest
     hcap = hdep.shape[0]
     m = cum.shape[0] - 1
