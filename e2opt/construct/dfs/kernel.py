@@ -31,7 +31,8 @@ DEPTH, NODES, DEEPEST, HFILL = range(4)
 N_COUNTERS = 4
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-ROTATIONS = np.uint64(15)  # a piece's four codes: four adjacent rank bits
+ROTATIONS = np.uint64(15)
+_u = np.uint64  # an index cast to it skips numba's check for a negative index  # a piece's four codes: four adjacent rank bits
 
 
 @intrinsic
@@ -55,16 +56,16 @@ def _record(hbuf, hdep, hbrk, hfill, pc, cum, d) -> None:
 @njit(cache=True, inline="always")
 def _colour(sc, n, shift) -> int:
     """The colour at bit ``shift`` of the four packed side colours of placed slot n."""
-    return (np.int64(sc[n]) >> shift) & 255
+    return (np.int64(sc[_u(n)]) >> shift) & 255
 
 
 @njit(cache=True, inline="always")
 def _bucket(dg, g, sc, colours) -> int:
     """The bucket of the depth whose geometry row starts at g: its slot and its two key colours."""
     return (
-        dg[g + BASE]
-        + _colour(sc, dg[g + N0], dg[g + T0]) * colours
-        + _colour(sc, dg[g + N0 + 3], dg[g + T0 + 3])
+        dg[_u(g + BASE)]
+        + _colour(sc, dg[_u(g + N0)], dg[_u(g + T0)]) * colours
+        + _colour(sc, dg[_u(g + N0 + 3)], dg[_u(g + T0 + 3)])
     )
 
 
@@ -74,17 +75,17 @@ def _touched(cw, g, d, dg, sc, none, touch, mark) -> bool:
     faces a cell that touches a break; else add ``mark`` to depth d's cell and to each neighbour a mismatch
     faces. Neighbours: the two key sides and the placed extras (``nx``), as (slot, own shift, their shift)."""
     hit = False
-    for j in range(2 + dg[g + NX]):
-        n = dg[g + N0 + 3 * j]
+    for j in range(2 + dg[_u(g + NX)]):
+        n = dg[_u(g + N0 + 3 * j)]
         if n == none:
             continue
-        if (np.int64(cw) >> dg[g + O0 + 3 * j]) & 255 != _colour(sc, n, dg[g + T0 + 3 * j]):
+        if (np.int64(cw) >> dg[_u(g + O0 + 3 * j)]) & 255 != _colour(sc, n, dg[_u(g + T0 + 3 * j)]):
             if mark == 0:
-                hit = hit or touch[n] > 0
+                hit = hit or touch[_u(n)] > 0
             else:
-                touch[n] += mark
+                touch[_u(n)] += mark
     if mark != 0:
-        touch[d] += mark
+        touch[_u(d)] += mark
     return hit
 
 
@@ -122,24 +123,24 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
     stop_at = min(budget, nodes + chunk)
     status = RUNNING
     back = d == m
-    lv, x, xe, rem = lvl[d], px[d], pend[d], prem[d]
-    cprev = cum[d - 1] if d > 0 else 0
-    qprev = qcum[d - 1] if d > 0 else 0
+    lv, x, xe, rem = lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)]
+    cprev = cum[_u(d - 1)] if d > 0 else 0
+    qprev = qcum[_u(d - 1)] if d > 0 else 0
     g = d * G
     room, capd, nxd, need, bk = 0, 0, 0, 0, 0
     if d < m:
-        room, capd, nxd, need = dg[g + ALLOW] - cprev, dg[g + CAP], dg[g + NX], dg[g + QMIN]
+        room, capd, nxd, need = dg[_u(g + ALLOW)] - cprev, dg[_u(g + CAP)], dg[_u(g + NX)], dg[_u(g + QMIN)]
         bk = _bucket(dg, g, sc, colours)
     while True:
         if not back:
             if lv == 0:  # exact placements: a plain list of ranks, used pieces skipped
                 while x < xe:
-                    r = np.int64(ent[x])
-                    if (avail[r >> 6] >> np.uint64(r & 63)) & ONE != ZERO:
+                    r = np.int64(ent[_u(x)])
+                    if (avail[_u(r >> 6)] >> np.uint64(r & 63)) & ONE != ZERO:
                         break
                     x += 1
                 if x < xe:
-                    r = np.int64(ent[x])
+                    r = np.int64(ent[_u(x)])
                     x += 1
                 else:
                     r = -1
@@ -147,30 +148,30 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
                 if rem == ZERO:
                     x += 1
                     while x < xe:
-                        rem = wm[x] & avail[wi[x]]
+                        rem = wm[_u(x)] & avail[_u(wi[_u(x)])]
                         if rem != ZERO:
                             break
                         x += 1
                 if x < xe:
-                    r = wi[x] * 64 + np.int64(ctz(rem))
+                    r = wi[_u(x)] * 64 + np.int64(ctz(rem))
                     rem &= rem - ONE
                 else:
                     r = -1
             if r < 0:  # this level is done: the next one if the budget lets it in, else back up
-                if lv == 0 and room >= 1 and capd >= 1 and wcnt[bk] > 0:
+                if lv == 0 and room >= 1 and capd >= 1 and wcnt[_u(bk)] > 0:
                     lv = 1
-                    x, xe = woff[bk] - 1, woff[bk] + wcnt[bk]
+                    x, xe = woff[_u(bk)] - 1, woff[_u(bk)] + wcnt[_u(bk)]
                     rem = ZERO
                     continue
-                every = nb + dg[g + SLOT]
-                if lv <= 1 and room >= 2 and capd >= 2 and wcnt[every] > 0:
+                every = nb + dg[_u(g + SLOT)]
+                if lv <= 1 and room >= 2 and capd >= 2 and wcnt[_u(every)] > 0:
                     lv = 2
-                    x, xe = woff[every] - 1, woff[every] + wcnt[every]
+                    x, xe = woff[_u(every)] - 1, woff[_u(every)] + wcnt[_u(every)]
                     rem = ZERO
                     continue
                 back = True
-                if child[d] == 0:
-                    dead[d] += 1
+                if child[_u(d)] == 0:
+                    dead[_u(d)] += 1
                     if d >= hmin:
                         _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
                         hfill += 1
@@ -181,59 +182,66 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
                 break
             d -= 1
             g -= G
-            r = np.int64(pr[d])
-            avail[r >> 6] |= ROTATIONS << np.uint64(r & 60)
-            cprev = cum[d - 1] if d > 0 else 0
-            qprev = qcum[d - 1] if d > 0 else 0
-            if no_touch and cum[d] > cprev:
-                _touched(sc[d], g, d, dg, sc, none, touch, -1)
-            lv, x, xe, rem = lvl[d], px[d], pend[d], prem[d]
-            room, capd, nxd, need = dg[g + ALLOW] - cprev, dg[g + CAP], dg[g + NX], dg[g + QMIN]
-            bk = bkd[d]
+            r = np.int64(pr[_u(d)])
+            avail[_u(r >> 6)] |= ROTATIONS << np.uint64(r & 60)
+            cprev = cum[_u(d - 1)] if d > 0 else 0
+            qprev = qcum[_u(d - 1)] if d > 0 else 0
+            if no_touch and cum[_u(d)] > cprev:
+                _touched(sc[_u(d)], g, d, dg, sc, none, touch, -1)
+            lv, x, xe, rem = lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)]
+            room, capd, nxd, need = (
+                dg[_u(g + ALLOW)] - cprev,
+                dg[_u(g + CAP)],
+                dg[_u(g + NX)],
+                dg[_u(g + QMIN)],
+            )
+            bk = bkd[_u(d)]
             if hfill >= hcap:
                 status = FULL
                 break
             continue
-        code = code_of[r]
-        cw = np.int64(col4[code])
+        code = code_of[_u(r)]
+        cw = np.int64(col4[_u(code)])
         mism = lv
         if lv == 2:  # the slot's whole list: only placements missing both key colours are new here
-            c0 = _colour(sc, dg[g + N0], dg[g + T0])
-            c1 = _colour(sc, dg[g + N0 + 3], dg[g + T0 + 3])
-            o0 = (cw >> dg[g + O0]) & 255
-            o1 = (cw >> dg[g + O0 + 3]) & 255
+            c0 = _colour(sc, dg[_u(g + N0)], dg[_u(g + T0)])
+            c1 = _colour(sc, dg[_u(g + N0 + 3)], dg[_u(g + T0 + 3)])
+            o0 = (cw >> dg[_u(g + O0)]) & 255
+            o1 = (cw >> dg[_u(g + O0 + 3)]) & 255
             if o0 == c0 or o1 == c1:
                 continue
-            if frame_ok == 0 and (frame_col[o0] or frame_col[c0] or frame_col[o1] or frame_col[c1]):
+            if frame_ok == 0 and (
+                frame_col[_u(o0)] or frame_col[_u(c0)] or frame_col[_u(o1)] or frame_col[_u(c1)]
+            ):
                 continue
         if nxd > 0:
             bad = False
             for y in range(2, 2 + nxd):
-                mine = (cw >> dg[g + O0 + 3 * y]) & 255
-                theirs = _colour(sc, dg[g + N0 + 3 * y], dg[g + T0 + 3 * y])
+                mine = (cw >> dg[_u(g + O0 + 3 * y)]) & 255
+                theirs = _colour(sc, dg[_u(g + N0 + 3 * y)], dg[_u(g + T0 + 3 * y)])
                 if mine != theirs:
                     mism += 1
-                    if frame_ok == 0 and (frame_col[mine] or frame_col[theirs]):
+                    if frame_ok == 0 and (frame_col[_u(mine)] or frame_col[_u(theirs)]):
                         bad = True
             if bad or mism > capd or mism > room:
                 continue
-        q = qprev + qval[code >> 2]
+        q = qprev + qval[_u(code >> 2)]
         if q < need:  # the list is in quota order: the rest of this level fails too
             rem = ZERO
             x = xe
             continue
         if no_touch and mism > 0 and _touched(cw, g, d, dg, sc, none, touch, 0):
             continue
-        lvl[d], px[d], pend[d], prem[d] = lv, x, xe, rem
-        child[d] = 1
-        pc[d] = code
-        sc[d] = cw
-        pr[d] = r
-        bkd[d] = bk
-        avail[r >> 6] &= ~(ROTATIONS << np.uint64(r & 60))
+        lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)] = lv, x, xe, rem
+        child[_u(d)] = 1
+        pc[_u(d)] = code
+        sc[_u(d)] = cw
+        pr[_u(d)] = r
+        bkd[_u(d)] = bk
+        avail[_u(r >> 6)] &= ~(ROTATIONS << np.uint64(r & 60))
         cprev += mism
-        cum[d] = cprev
-        qcum[d] = q
+        cum[_u(d)] = cprev
+        qcum[_u(d)] = q
         qprev = q
         if no_touch and mism > 0:
             _touched(cw, g, d, dg, sc, none, touch, 1)
@@ -243,9 +251,9 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
         if d > deepest:
             deepest = d
             for y in range(d):
-                best[y] = pc[y]
+                best[_u(y)] = pc[_u(y)]
         if d == m:
-            dead[m] += 1
+            dead[_u(m)] += 1
             _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
             hfill += 1
             back = True
@@ -253,15 +261,15 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
                 status = FULL if hfill >= hcap else (BUDGET if nodes >= budget else RUNNING)
                 break
             continue
-        child[d] = 0
-        room, capd, nxd, need = dg[g + ALLOW] - cprev, dg[g + CAP], dg[g + NX], dg[g + QMIN]
+        child[_u(d)] = 0
+        room, capd, nxd, need = dg[_u(g + ALLOW)] - cprev, dg[_u(g + CAP)], dg[_u(g + NX)], dg[_u(g + QMIN)]
         bk = _bucket(dg, g, sc, colours)
         lv = 0
-        x, xe, rem = estart[bk], estart[bk + 1], ZERO
+        x, xe, rem = estart[_u(bk)], estart[_u(bk + 1)], ZERO
         if nodes >= stop_at:
             status = BUDGET if nodes >= budget else RUNNING
             break
-    lvl[d], px[d], pend[d], prem[d] = lv, x, xe, rem
+    lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)] = lv, x, xe, rem
     ctr[DEPTH] = d
     ctr[NODES] = nodes
     ctr[DEEPEST] = deepest
