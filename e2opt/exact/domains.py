@@ -22,6 +22,7 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.errors import E2optError
+from ..fill.tables import fitting
 from .dfs import C_DONE, SOLUTION
 from .domains_kernel import (
     FLAGGED,
@@ -57,17 +58,15 @@ def _colour_tables(ocol: np.ndarray, slots: np.ndarray, K: int) -> tuple[np.ndar
     return pcol, smask
 
 
-def _initial_domains(model: ExactModel, smask: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
-    """Placements grey exactly toward the rim; fixed cells hold their one placement, forbid honoured."""
-    n, T, W = model.n, len(model.pieces), smask.shape[2]
-    grey = smask[:, 0, :]
-    all_bits = np.zeros(W, dtype=np.uint64)
-    for v in range(4 * T):
-        all_bits[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
-    dom = np.tile(all_bits, (n, 1))
+def _initial_domains(model: ExactModel, slot_of: np.ndarray) -> np.ndarray:
+    """Placements grey exactly toward the rim (fill/tables.py's ``fitting``); fixed cells hold their one
+    placement, forbid honoured."""
+    n, T = model.n, len(model.pieces)
+    dom = np.zeros((n, (4 * T + 63) // 64), dtype=np.uint64)
     for i in range(n):
-        for s in range(4):
-            dom[i] &= grey[s] if model.nbr[i, s] < 0 else ~grey[s]
+        codes = fitting(model.ocol, int(((model.nbr[i] < 0) << np.arange(4)).sum()), np.arange(T))
+        v = 4 * slot_of[codes >> 2] + (codes & 3)
+        np.bitwise_or.at(dom[i], v >> 6, np.uint64(1) << (v & 63).astype(np.uint64))
         if model.forbid[i] >= 0:
             k = slot_of[model.forbid[i]]
             dom[i, (4 * k) >> 6] &= ~(FOUR << np.uint64((4 * k) & 63))
@@ -123,7 +122,7 @@ class DomainSearch(KernelCounters):
         self.M = (model.nbr, smask, pcol, model.order, params)
         slot_of = np.empty(T, dtype=np.int64)
         slot_of[slots] = np.arange(T)
-        dom = _initial_domains(model, smask, slot_of)
+        dom = _initial_domains(model, slot_of)
         cnt, lost, cellv, tilev = _counters(dom, smask, T)
         heads = np.zeros(4, dtype=np.int64)
         heads[QSIZE], heads[TOP] = n, T  # every cell queued, every tile stacked: the first fixpoint

@@ -4,9 +4,10 @@ A placement is coded ``piece * 4 + rotation``. ``exact`` lists the placements wh
 colours; ``one_off`` those that miss exactly one key side (used only when a break is allowed); ``every``
 all placements that fit a slot's rim (the last resort when nothing matches). Hinted pieces never appear.
 Tables are CSR arrays built with numpy once per puzzle and order; the kernels index them by
-``(slot * C + colour0) * C + colour1`` (colour 0 when the slot has fewer than two key sides). ``keyed``
-and ``group`` are the one way e2opt buckets placements by the colours they show: the exact searches'
-tables (exact/model.py) are built by them too, keyed by a cell's known sides instead of a slot.
+``(slot * C + colour0) * C + colour1`` (colour 0 when the slot has fewer than two key sides).
+``fitting``, ``keyed`` and ``group`` are the one way e2opt picks and buckets placements by the colours
+they show: the exact searches' tables and first domains (exact/model.py, exact/domains.py) come from
+them too, keyed by a cell's known sides instead of a slot.
 """
 
 from __future__ import annotations
@@ -46,13 +47,11 @@ class Tables:
         )
 
 
-def _fitting(puzzle: Puzzle, rim: int, free: np.ndarray) -> np.ndarray:
-    """Codes of the free pieces' rotations with grey exactly on the sides in the rim mask."""
-    col = puzzle.oriented[free]  # (k, 4 rotations, 4 sides)
-    want = np.array([(rim >> s) & 1 for s in range(4)], dtype=bool)
-    ok = np.all((col == GREY) == want, axis=2)
-    piece_idx, rot = np.nonzero(ok)
-    return free[piece_idx] * 4 + rot
+def fitting(ocol: np.ndarray, rim: int, pieces: np.ndarray) -> np.ndarray:
+    """Codes of the pieces' rotations with grey exactly on the sides in the rim mask, by piece then rotation."""
+    codes = (pieces[:, None] * 4 + np.arange(4)).ravel()
+    want = (rim >> np.arange(4)) & 1 == 1
+    return codes[np.all((ocol[codes] == GREY) == want, axis=1)]
 
 
 def keyed(ocol: np.ndarray, codes: np.ndarray, k0: int, k1: int, colours: int) -> np.ndarray:
@@ -81,7 +80,7 @@ def build_tables(puzzle: Puzzle, order: FillOrder) -> Tables:
     every_start = np.zeros(len(order.slots) + 1, dtype=np.int64)
     others = np.arange(1, colours)
     for i, (rim, k0, k1) in enumerate(order.slots):
-        codes = _fitting(puzzle, int(rim), free)
+        codes = fitting(ocol, int(rim), free)
         every.append(codes)
         every_start[i + 1] = every_start[i] + len(codes)
         key = keyed(ocol, codes, k0, k1, colours)

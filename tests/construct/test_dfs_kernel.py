@@ -4,6 +4,8 @@ and clue breaks; its lists against a brute-force enumeration; exact resume."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from dfs_reference import reference_trace
@@ -16,6 +18,7 @@ from e2opt.core.generate import generate
 from e2opt.fill.order import make_order
 
 ORDERS = ("blackwood", "row_scan", "comb", "frame_comb")
+DATA = Path(__file__).resolve().parents[1] / "data" / "dfs_kernel_before"
 
 
 def _case(seed: int):
@@ -151,3 +154,21 @@ def test_the_joins_of_a_complete_board_are_its_score(seed):
                 assert found.joins == score(p, dfs.board(found.codes))
                 return
     pytest.skip("no complete board in this tree")
+
+
+@pytest.mark.parametrize("name", ["case3_700", "case7_900"])
+def test_a_state_saved_by_the_kernel_before_continues_exactly(name):
+    """tests/data/dfs_kernel_before: states saved by the kernel of 54c7217 (``used`` kept beside ``avail``,
+    no derived arrays) continue with the placements and boards of a run in one piece."""
+    seed, n = (int(x) for x in name[4:].split("_"))
+    p, order, rules = _case(seed)
+    whole = Dfs(p, order, rules, seed, hmin=p.n_cells - 3)
+    whole.new_attempt()
+    trace = _kernel_trace(whole, n + 800)
+    with np.load(DATA / f"{name}.npz") as f:
+        saved = {key: f[key] for key in f.files}
+    second = Dfs(p, order, rules, 99, hmin=p.n_cells - 3)
+    second.load(saved)
+    tail = _kernel_trace(second, n + 800)
+    assert len(tail[0]) > 300 and tail[0] == trace[0][n:]  # 800, or to the end of the tree
+    assert tail[1] == trace[1][len(trace[1]) - len(tail[1]) :]

@@ -24,13 +24,15 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from ...kernels.rng import below
+from .lists import ALLOW, BASE, CAP, N0, NX, O0, QMIN, SLOT, T0, G
 
 RUNNING, BUDGET, EXHAUSTED, FULL = 0, 1, 2, 3
 DEPTH, NODES, DEEPEST, HFILL = range(4)
 N_COUNTERS = 4
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-ROTATIONS = np.uint64(15)  # a piece's four codes: four adjacent rank bits
+ROTATIONS = np.uint64(15)
+_u = np.uint64  # an index cast to it skips numba's check for a negative index  # a piece's four codes: four adjacent rank bits
 
 
 @intrinsic
@@ -52,57 +54,68 @@ def _record(hbuf, hdep, hbrk, hfill, pc, cum, d) -> None:
 
 
 @njit(cache=True, inline="always")
-def _free(avail, rank_of, piece, on) -> None:
-    """Set (on) or clear the avail bits of a piece's four codes (four adjacent bits of one word)."""
-    k = rank_of[piece * 4]
-    if on:
-        avail[k >> 6] |= ROTATIONS << np.uint64(k & 63)
-    else:
-        avail[k >> 6] &= ~(ROTATIONS << np.uint64(k & 63))
+def _colour(sc, n, shift) -> int:
+    """The colour at bit ``shift`` of the four packed side colours of placed slot n."""
+    return (np.int64(sc[_u(n)]) >> shift) & 255
 
 
 @njit(cache=True, inline="always")
-def _touched(code, d, pc, ocol, kn0, ks0, kn1, ks1, xn, xs, nxd, touch, mark) -> bool:
-    """Break marks: with ``mark`` 0, True when a mismatched side of ``code`` at depth d faces a cell that
-    touches a break; else add ``mark`` to depth d's cell and to each neighbour a mismatch faces."""
+def _bucket(dg, g, sc, colours) -> int:
+    """The bucket of the depth whose geometry row starts at g: its slot and its two key colours."""
+    return (
+        dg[_u(g + BASE)]
+        + _colour(sc, dg[_u(g + N0)], dg[_u(g + T0)]) * colours
+        + _colour(sc, dg[_u(g + N0 + 3)], dg[_u(g + T0 + 3)])
+    )
+
+
+@njit(cache=True, inline="always")
+def _touched(cw, g, d, dg, sc, none, touch, mark) -> bool:
+    """Break marks: with ``mark`` 0, True when a mismatched side of the code (colours ``cw``) at depth d
+    faces a cell that touches a break; else add ``mark`` to depth d's cell and to each neighbour a mismatch
+    faces. Neighbours: the two key sides and the placed extras (``nx``), as (slot, own shift, their shift)."""
     hit = False
-    none = pc.shape[0] - 1  # the sentinel: no neighbour on that key side
-    for j in range(2 + nxd):
-        if j == 0:
-            n, s = kn0[d], (ks0[d] + 2) & 3
-        elif j == 1:
-            n, s = kn1[d], (ks1[d] + 2) & 3
-        else:
-            n, s = xn[d, j - 2], xs[d, j - 2]
+    for j in range(2 + dg[_u(g + NX)]):
+        n = dg[_u(g + N0 + 3 * j)]
         if n == none:
             continue
-        if ocol[code * 4 + s] != ocol[pc[n] * 4 + ((s + 2) & 3)]:
+        if (np.int64(cw) >> dg[_u(g + O0 + 3 * j)]) & 255 != _colour(sc, n, dg[_u(g + T0 + 3 * j)]):
             if mark == 0:
-                hit = hit or touch[n] > 0
+                hit = hit or touch[_u(n)] > 0
             else:
-                touch[n] += mark
+                touch[_u(n)] += mark
     if mark != 0:
-        touch[d] += mark
+        touch[_u(d)] += mark
     return hit
 
 
-@njit(cache=True, inline="always")
-def _open(lid, woff, wcnt) -> tuple:
-    """(before the first, end) word entries of bitset list ``lid``."""
-    x = woff[lid]
-    return x - 1, x + wcnt[lid]
+def dfs(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
+    """Run up to ``chunk`` more placements (attempt budget ``budget``); see the module docstring. The
+    touching rule's variant is compiled apart: without it the loop carries none of its code."""
+    run = _dfs_no_touch if rules[2] else _dfs
+    return run(st, aux, dg, tab, rules, harvest, budget, chunk)
 
 
 @njit(cache=True)
-def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
-    """Run up to ``chunk`` more placements (attempt budget ``budget``); see the module docstring."""
-    lvl, px, pend, prem, cum, qcum, pc, child, ctr, best, dead, avail, used, touch = st
-    base, kn0, ks0, kn1, ks1, xn, xs, nx, slot = geo
-    ent, estart, wi, wm, woff, wcnt, nb, code_of, rank_of, ocol, colours, frame_col = tab
-    allow, qmin, qval, cap, frame_ok, no_touch = rules
+def _dfs(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
+    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, False)
+
+
+@njit(cache=True)
+def _dfs_no_touch(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
+    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, True)
+
+
+@njit(cache=True, inline="always")
+def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
+    lvl, px, pend, prem, cum, qcum, pc, child, ctr, best, dead, avail, _, touch = st
+    sc, pr, bkd = aux
+    ent, estart, wi, wm, woff, wcnt, nb, code_of, col4, frame_col = tab
+    qval, frame_ok, _, colours = rules
     hbuf, hdep, hbrk, hmin = harvest
     hcap = hdep.shape[0]
     m = cum.shape[0] - 1
+    none = pc.shape[0] - 1  # the sentinel slot: no neighbour on that side
     d = ctr[DEPTH]
     nodes = ctr[NODES]
     deepest = ctr[DEEPEST]
@@ -110,51 +123,55 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
     stop_at = min(budget, nodes + chunk)
     status = RUNNING
     back = d == m
-    lv, x, xe, rem = lvl[d], px[d], pend[d], prem[d]
-    cprev = cum[d - 1] if d > 0 else 0
-    qprev = qcum[d - 1] if d > 0 else 0
+    lv, x, xe, rem = lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)]
+    cprev = cum[_u(d - 1)] if d > 0 else 0
+    qprev = qcum[_u(d - 1)] if d > 0 else 0
+    g = d * G
     room, capd, nxd, need, bk = 0, 0, 0, 0, 0
     if d < m:
-        room, capd, nxd, need = allow[d] - cprev, cap[d], nx[d], qmin[d]
-        bk = base[d] + ocol[pc[kn0[d]] * 4 + ks0[d]] * colours + ocol[pc[kn1[d]] * 4 + ks1[d]]
+        room, capd, nxd, need = dg[_u(g + ALLOW)] - cprev, dg[_u(g + CAP)], dg[_u(g + NX)], dg[_u(g + QMIN)]
+        bk = _bucket(dg, g, sc, colours)
     while True:
         if not back:
-            if lv == 0:  # exact placements: a plain list in rank order, used pieces skipped
-                while x < xe and used[ent[x] >> 2]:
+            if lv == 0:  # exact placements: a plain list of ranks, used pieces skipped
+                while x < xe:
+                    r = np.int64(ent[_u(x)])
+                    if (avail[_u(r >> 6)] >> np.uint64(r & 63)) & ONE != ZERO:
+                        break
                     x += 1
                 if x < xe:
-                    code = np.int64(ent[x])
+                    r = np.int64(ent[_u(x)])
                     x += 1
                 else:
-                    code = -1
+                    r = -1
             else:  # break levels: bitset words ANDed with the free codes
                 if rem == ZERO:
                     x += 1
                     while x < xe:
-                        rem = wm[x] & avail[wi[x]]
+                        rem = wm[_u(x)] & avail[_u(wi[_u(x)])]
                         if rem != ZERO:
                             break
                         x += 1
                 if x < xe:
-                    t = ctz(rem)
+                    r = wi[_u(x)] * 64 + np.int64(ctz(rem))
                     rem &= rem - ONE
-                    code = code_of[wi[x] * 64 + np.int64(t)]
                 else:
-                    code = -1
-            if code < 0:  # this level is done: the next one if the budget lets it in, else back up
-                if lv == 0 and room >= 1 and capd >= 1 and wcnt[bk] > 0:
+                    r = -1
+            if r < 0:  # this level is done: the next one if the budget lets it in, else back up
+                if lv == 0 and room >= 1 and capd >= 1 and wcnt[_u(bk)] > 0:
                     lv = 1
-                    x, xe = _open(bk, woff, wcnt)
+                    x, xe = woff[_u(bk)] - 1, woff[_u(bk)] + wcnt[_u(bk)]
                     rem = ZERO
                     continue
-                if lv <= 1 and room >= 2 and capd >= 2 and wcnt[nb + slot[d]] > 0:
+                every = nb + dg[_u(g + SLOT)]
+                if lv <= 1 and room >= 2 and capd >= 2 and wcnt[_u(every)] > 0:
                     lv = 2
-                    x, xe = _open(nb + slot[d], woff, wcnt)
+                    x, xe = woff[_u(every)] - 1, woff[_u(every)] + wcnt[_u(every)]
                     rem = ZERO
                     continue
                 back = True
-                if child[d] == 0:
-                    dead[d] += 1
+                if child[_u(d)] == 0:
+                    dead[_u(d)] += 1
                     if d >= hmin:
                         _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
                         hfill += 1
@@ -164,68 +181,79 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
                 status = EXHAUSTED
                 break
             d -= 1
-            code = pc[d]
-            _free(avail, rank_of, code >> 2, True)
-            used[code >> 2] = 0
-            cprev = cum[d - 1] if d > 0 else 0
-            qprev = qcum[d - 1] if d > 0 else 0
-            if no_touch and cum[d] > cprev:
-                _touched(code, d, pc, ocol, kn0, ks0, kn1, ks1, xn, xs, nx[d], touch, -1)
-            lv, x, xe, rem = lvl[d], px[d], pend[d], prem[d]
-            room, capd, nxd, need = allow[d] - cprev, cap[d], nx[d], qmin[d]
-            bk = base[d] + ocol[pc[kn0[d]] * 4 + ks0[d]] * colours + ocol[pc[kn1[d]] * 4 + ks1[d]]
+            g -= G
+            r = np.int64(pr[_u(d)])
+            avail[_u(r >> 6)] |= ROTATIONS << np.uint64(r & 60)
+            cprev = cum[_u(d - 1)] if d > 0 else 0
+            qprev = qcum[_u(d - 1)] if d > 0 else 0
+            if no_touch and cum[_u(d)] > cprev:
+                _touched(sc[_u(d)], g, d, dg, sc, none, touch, -1)
+            lv, x, xe, rem = lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)]
+            room, capd, nxd, need = (
+                dg[_u(g + ALLOW)] - cprev,
+                dg[_u(g + CAP)],
+                dg[_u(g + NX)],
+                dg[_u(g + QMIN)],
+            )
+            bk = bkd[_u(d)]
             if hfill >= hcap:
                 status = FULL
                 break
             continue
+        code = code_of[_u(r)]
+        cw = np.int64(col4[_u(code)])
         mism = lv
         if lv == 2:  # the slot's whole list: only placements missing both key colours are new here
-            c0 = ocol[pc[kn0[d]] * 4 + ks0[d]]
-            c1 = ocol[pc[kn1[d]] * 4 + ks1[d]]
-            o0 = ocol[code * 4 + ((ks0[d] + 2) & 3)]
-            o1 = ocol[code * 4 + ((ks1[d] + 2) & 3)]
+            c0 = _colour(sc, dg[_u(g + N0)], dg[_u(g + T0)])
+            c1 = _colour(sc, dg[_u(g + N0 + 3)], dg[_u(g + T0 + 3)])
+            o0 = (cw >> dg[_u(g + O0)]) & 255
+            o1 = (cw >> dg[_u(g + O0 + 3)]) & 255
             if o0 == c0 or o1 == c1:
                 continue
-            if frame_ok == 0 and (frame_col[o0] or frame_col[c0] or frame_col[o1] or frame_col[c1]):
+            if frame_ok == 0 and (
+                frame_col[_u(o0)] or frame_col[_u(c0)] or frame_col[_u(o1)] or frame_col[_u(c1)]
+            ):
                 continue
         if nxd > 0:
             bad = False
-            for y in range(nxd):
-                s = xs[d, y]
-                mine = ocol[code * 4 + s]
-                theirs = ocol[pc[xn[d, y]] * 4 + ((s + 2) & 3)]
+            for y in range(2, 2 + nxd):
+                mine = (cw >> dg[_u(g + O0 + 3 * y)]) & 255
+                theirs = _colour(sc, dg[_u(g + N0 + 3 * y)], dg[_u(g + T0 + 3 * y)])
                 if mine != theirs:
                     mism += 1
-                    if frame_ok == 0 and (frame_col[mine] or frame_col[theirs]):
+                    if frame_ok == 0 and (frame_col[_u(mine)] or frame_col[_u(theirs)]):
                         bad = True
             if bad or mism > capd or mism > room:
                 continue
-        q = qprev + qval[code >> 2]
+        q = qprev + qval[_u(code >> 2)]
         if q < need:  # the list is in quota order: the rest of this level fails too
             rem = ZERO
             x = xe
             continue
-        if no_touch and mism > 0 and _touched(code, d, pc, ocol, kn0, ks0, kn1, ks1, xn, xs, nxd, touch, 0):
+        if no_touch and mism > 0 and _touched(cw, g, d, dg, sc, none, touch, 0):
             continue
-        lvl[d], px[d], pend[d], prem[d] = lv, x, xe, rem
-        child[d] = 1
-        pc[d] = code
-        _free(avail, rank_of, code >> 2, False)
-        used[code >> 2] = 1
+        lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)] = lv, x, xe, rem
+        child[_u(d)] = 1
+        pc[_u(d)] = code
+        sc[_u(d)] = cw
+        pr[_u(d)] = r
+        bkd[_u(d)] = bk
+        avail[_u(r >> 6)] &= ~(ROTATIONS << np.uint64(r & 60))
         cprev += mism
-        cum[d] = cprev
-        qcum[d] = q
+        cum[_u(d)] = cprev
+        qcum[_u(d)] = q
         qprev = q
         if no_touch and mism > 0:
-            _touched(code, d, pc, ocol, kn0, ks0, kn1, ks1, xn, xs, nxd, touch, 1)
+            _touched(cw, g, d, dg, sc, none, touch, 1)
         nodes += 1
         d += 1
+        g += G
         if d > deepest:
             deepest = d
             for y in range(d):
-                best[y] = pc[y]
+                best[_u(y)] = pc[_u(y)]
         if d == m:
-            dead[m] += 1
+            dead[_u(m)] += 1
             _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
             hfill += 1
             back = True
@@ -233,20 +261,33 @@ def dfs(st, geo, tab, rules, harvest, budget, chunk) -> int:
                 status = FULL if hfill >= hcap else (BUDGET if nodes >= budget else RUNNING)
                 break
             continue
-        child[d] = 0
-        room, capd, nxd, need = allow[d] - cprev, cap[d], nx[d], qmin[d]
-        bk = base[d] + ocol[pc[kn0[d]] * 4 + ks0[d]] * colours + ocol[pc[kn1[d]] * 4 + ks1[d]]
+        child[_u(d)] = 0
+        room, capd, nxd, need = dg[_u(g + ALLOW)] - cprev, dg[_u(g + CAP)], dg[_u(g + NX)], dg[_u(g + QMIN)]
+        bk = _bucket(dg, g, sc, colours)
         lv = 0
-        x, xe, rem = estart[bk], estart[bk + 1], ZERO
+        x, xe, rem = estart[_u(bk)], estart[_u(bk + 1)], ZERO
         if nodes >= stop_at:
             status = BUDGET if nodes >= budget else RUNNING
             break
-    lvl[d], px[d], pend[d], prem[d] = lv, x, xe, rem
+    lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)] = lv, x, xe, rem
     ctr[DEPTH] = d
     ctr[NODES] = nodes
     ctr[DEEPEST] = deepest
     ctr[HFILL] = hfill
     return status
+
+
+@njit(cache=True)
+def derive(st, aux, dg, col4, rank_of, colours) -> None:
+    """The kernel's derived arrays from the saved state: colours of every placed slot (hints and the
+    sentinel included), ranks and buckets of the depths on the stack."""
+    pc, ctr = st[6], st[8]
+    sc, pr, bkd = aux
+    for n in range(pc.shape[0]):
+        sc[n] = col4[pc[n]]
+    for d in range(min(ctr[DEPTH] + 1, pr.shape[0])):
+        pr[d] = rank_of[pc[d]] if d < ctr[DEPTH] else 0
+        bkd[d] = _bucket(dg, d * G, sc, colours)
 
 
 @njit(cache=True)

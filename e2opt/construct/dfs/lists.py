@@ -19,6 +19,13 @@ from ...core.puzzle import Puzzle
 from ...fill.order import FillOrder
 from ...fill.tables import build_tables
 
+# The kernel's per-depth row (int32, G fields): the four neighbours it may check, each as (pc slot, shift
+# of the code's own side in its packed colours, shift of the neighbour's facing side): key side 0, key
+# side 1, then the placed extras; the bucket base, the number of extras, the slot, the rules.
+G = 20
+N0, O0, T0 = 0, 1, 2  # neighbour j: N0 + 3 * j, O0 + 3 * j, T0 + 3 * j
+BASE, NX, SLOT, ALLOW, CAP, QMIN = 12, 13, 14, 15, 16, 17
+
 
 @dataclass(frozen=True, eq=False)
 class Geometry:
@@ -59,6 +66,7 @@ class Lists:
     nb: int  # buckets: bitset list b is bucket b's one-off list, list nb + slot the slot's every list
     ocol: np.ndarray  # ocol[code * 4 + side]; the last code is the all-zero sentinel
     frame_col: np.ndarray
+    col4: np.ndarray  # col4[code]: the four side colours packed, side s at bit 8 * s (uint32)
 
 
 def build_geometry(puzzle: Puzzle, order: FillOrder) -> Geometry:
@@ -136,9 +144,28 @@ def build_lists(
     lcode = np.concatenate(lists).astype(np.int64) if lists else np.zeros(0, dtype=np.int64)
     ocol = np.zeros((len(t.ocol) + 1) * 4, dtype=np.uint8)
     ocol[: len(t.ocol) * 4] = t.ocol.ravel()
+    col4 = (ocol.reshape(-1, 4).astype(np.uint32) << np.array([0, 8, 16, 24], dtype=np.uint32)).sum(
+        axis=1, dtype=np.uint32
+    )
     code_dtype = np.int16 if 4 * len(puzzle.pieces) < 2**15 else np.int32
     return Lists(
         colours, t.exact_start.astype(np.int64), t.exact.astype(code_dtype), lstart, lcode, wlo[list_slot], nwords[list_slot], woff,
         np.concatenate(groups), np.concatenate([[0], np.cumsum(gsize)]).astype(np.int64),
-        gbase.astype(np.int64), int(gwords.sum()), int(room.sum()), n_buckets, ocol, frame_col,
+        gbase.astype(np.int64), int(gwords.sum()), int(room.sum()), n_buckets, ocol, frame_col, col4,
     )  # fmt: skip
+
+
+def depth_rows(geo: Geometry, allow: np.ndarray, cap: np.ndarray, qmin: np.ndarray, none: int) -> np.ndarray:
+    """The kernel's per-depth rows (the layout above), flat; row m (the full board) only has no neighbours."""
+    m = len(geo.base)
+    dg = np.zeros((m + 1, G), dtype=np.int32)
+    dg[:, N0 : N0 + 12 : 3] = none
+    keys = ((geo.kn0, geo.ks0), (geo.kn1, geo.ks1))
+    for j, (kn, ks) in enumerate(keys):
+        dg[:m, N0 + 3 * j], dg[:m, O0 + 3 * j], dg[:m, T0 + 3 * j] = kn, 8 * ((ks + 2) & 3), 8 * ks
+    for j in range(2):
+        dg[:m, N0 + 3 * (j + 2)] = geo.xn[:, j]
+        dg[:m, O0 + 3 * (j + 2)], dg[:m, T0 + 3 * (j + 2)] = 8 * geo.xs[:, j], 8 * ((geo.xs[:, j] + 2) & 3)
+    dg[:m, BASE], dg[:m, NX], dg[:m, SLOT] = geo.base, geo.nx, geo.slot
+    dg[:, ALLOW], dg[:, CAP], dg[:, QMIN] = allow, cap, qmin
+    return dg.ravel()

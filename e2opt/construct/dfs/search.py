@@ -15,7 +15,7 @@ from ...core.board import Board
 from ...core.puzzle import Puzzle
 from ...fill.order import FillOrder
 from . import kernel as k
-from .lists import Geometry, Lists, build_geometry, build_lists
+from .lists import Geometry, Lists, build_geometry, build_lists, depth_rows
 from .rules import Rules
 
 HARVEST_BUFFER = 64  # boards the kernel collects before it hands them back
@@ -62,6 +62,13 @@ class Dfs:
         self.wm = np.zeros(n, dtype=np.uint64)
         self.wcnt = np.zeros(len(self.lists.woff), dtype=np.int64)
         self.ent = self.lists.ent.copy()  # the exact lists, put in rank order by each attempt
+        rank_type = np.uint16 if self.lists.n_words * 64 <= 1 << 16 else np.int32
+        self.entr = np.zeros(len(self.ent), dtype=rank_type)  # the same lists as ranks (the kernel's)
+        none = m + nh
+        self.dg = depth_rows(self.geo, rules.allow, rules.cap, rules.qmin, none)
+        # derived from the state (``kernel.derive``): packed colours of every pc slot, rank and bucket by depth
+        self.aux = (np.zeros(none + 1, dtype=np.uint32), np.zeros(m + 1, dtype=np.int32),
+                    np.zeros(m + 1, dtype=np.int32))  # fmt: skip
         self.rng = np.array([np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]], dtype=np.uint64)
         self.hbuf = np.full((HARVEST_BUFFER, m), -1, dtype=np.int32)
         self.hdep = np.zeros(HARVEST_BUFFER, dtype=np.int32)
@@ -80,17 +87,21 @@ class Dfs:
 
     def _tab(self) -> tuple:
         li = self.lists
-        return (self.ent, li.estart, self.wi, self.wm, li.woff, self.wcnt, li.nb, self.code_of, self.rank_of,
-                li.ocol, li.colours, li.frame_col)  # fmt: skip
+        return (self.entr, li.estart, self.wi, self.wm, li.woff, self.wcnt, li.nb, self.code_of, li.col4,
+                li.frame_col)  # fmt: skip
 
     def _fill(self) -> None:
         li = self.lists
         k.fill_words(li.lstart, li.lcode, li.lwlo, li.lnw, li.woff, self.wcnt, self.wi, self.wm, self.rank_of)
         k.sort_exact(li.estart, self.ent, self.rank_of)
+        self.entr[:] = self.rank_of[self.ent]
+
+    def _derive(self) -> None:
+        k.derive(self.st, self.aux, self.dg, self.lists.col4, self.rank_of, self.lists.colours)
 
     def _rules(self) -> tuple:
         r = self.rules
-        return (r.allow, r.qmin, r.qval, r.cap, int(r.frame_colour_breaks), int(r.no_touch))
+        return (r.qval, int(r.frame_colour_breaks), int(r.no_touch), self.lists.colours)
 
     def new_attempt(self) -> None:
         """Rank the codes with a fresh draw, rebuild the bitsets and start at depth 0."""
@@ -108,6 +119,7 @@ class Dfs:
         for h in self.puzzle.hints:
             st[12][h.piece] = 1
         self._open_root()
+        self._derive()
         self.attempts += 1
         self.floor = 0
         self.status = k.RUNNING
@@ -138,7 +150,7 @@ class Dfs:
         if mark is not None:  # chunks end exactly on the abort marks, so a resumed run decides the same
             chunk = min(chunk, mark[0] - int(ctr[k.NODES]))
         self.status = k.dfs(
-            self.st, self.geo.arrays(), self._tab(), self._rules(), harvest, self.budget, chunk
+            self.st, self.aux, self.dg, self._tab(), self._rules(), harvest, self.budget, chunk
         )
         at_mark = mark is not None and ctr[k.NODES] == mark[0] and self.status in (k.RUNNING, k.FULL)
         if at_mark and max(int(ctr[k.DEEPEST]), self.floor) < mark[1]:
@@ -183,6 +195,10 @@ class Dfs:
     def arrays(self) -> dict[str, np.ndarray]:
         """Everything needed to continue exactly."""
         out = {n: a.copy() for n, a in zip(k.STATE_NAMES, self.st, strict=True)}
+        used = out["used"]  # the kernel keeps the free pieces in ``avail`` alone; saved as before
+        used[:] = 0
+        used[[h.piece for h in self.puzzle.hints]] = 1
+        used[self.st[6][: int(self.st[8][k.DEPTH])] >> 2] = 1
         out["rank_of"] = self.rank_of.copy()
         out["rng"] = self.rng.copy()
         meta = [self.attempts, self.status, self.nodes_done, self.aborted, self.floor]
@@ -199,6 +215,7 @@ class Dfs:
             for r in range(4):
                 self.code_of[self.rank_of[p * 4 + r]] = p * 4 + r
         self._fill()
+        self._derive()
         self.rng[:] = arrays["rng"]
         self.attempts, self.status, self.nodes_done, self.aborted, self.floor = (
             int(x) for x in arrays["meta"]
