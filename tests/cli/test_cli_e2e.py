@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import INSTANCES, SET1, default_signals, e2opt, e2opt_here
-from helpers import plain_yaml
+from helpers import plain
 
 from e2opt.core.errors import E2optError
 from e2opt.engine import runfolder as run_module
@@ -23,7 +23,7 @@ UNSOLVED = INSTANCES / "meta2010_10x10.txt"  # not solved within seconds: time b
 
 
 def write(path: Path, data: dict) -> Path:
-    path.write_text(plain_yaml(data))
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
     return path
 
 
@@ -35,7 +35,7 @@ def base_config(tmp_path: Path, instance: Path = SET1 / "set1_04x04.txt", **stop
         "stop": stop or {"max_iterations": 200},
         "output": {"plots": False, "runs_dir": str(tmp_path / "default_runs")},
     }
-    return write(tmp_path / "base.yaml", data)
+    return write(tmp_path / "base.yaml", plain(data))
 
 
 @pytest.mark.slow
