@@ -10,12 +10,14 @@ call); without, it only counts them.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..kernels.rng import below
 
 __all__ = ["BUDGET", "COMPLETE", "EXHAUSTED", "RUNNING", "walk"]
 
+_u = np.uint64  # an index cast to it skips numba's check for a negative index
 RUNNING, COMPLETE, BUDGET, EXHAUSTED = 0, 1, 2, 4  # kernel return codes
 DEPTH, NODES, LEAVES, HELD = range(4)  # counters[] indices; HELD: the last depth holds a full board's piece
 
@@ -23,7 +25,7 @@ DEPTH, NODES, LEAVES, HELD = range(4)  # counters[] indices; HELD: the last dept
 @njit(cache=True, inline="always")
 def facing(board, ocol, nbr, d, s) -> int:
     """The colour the placed neighbour on side s of depth d's cell shows toward it."""
-    return ocol[board[nbr[d, s]], (s + 2) & 3]
+    return ocol[_u(board[_u(nbr[_u(d), _u(s)])]), _u((s + 2) & 3)]
 
 
 @njit(cache=True)
@@ -41,12 +43,12 @@ def shuffle_lists(start, cand, rng) -> None:
 @njit(cache=True, inline="always")
 def _open(d, board, stack, nbr, keys, slot, colours, ocol, start) -> None:
     """Point depth d's scan at the list of the colours its placed key neighbours show."""
-    k0, k1 = keys[d, 0], keys[d, 1]
+    k0, k1 = keys[_u(d), 0], keys[_u(d), 1]
     c0 = facing(board, ocol, nbr, d, k0) if k0 >= 0 else 0
     c1 = facing(board, ocol, nbr, d, k1) if k1 >= 0 else 0
-    b = (slot[d] * colours + c0) * colours + c1
-    stack[0, d] = start[b]
-    stack[1, d] = start[b + 1]
+    b = (slot[_u(d)] * colours + c0) * colours + c1
+    stack[0, _u(d)] = start[_u(b)]
+    stack[1, _u(d)] = start[_u(b + 1)]
 
 
 @njit(cache=True)
@@ -73,24 +75,25 @@ def walk(stack, counters, board, used, geo, tab, budget, chunk, keep) -> int:
     stop_at = min(budget, nodes + chunk)
     status = RUNNING
     while True:
-        p = stack[0, d]
-        if p >= stack[1, d]:
+        p = stack[0, _u(d)]
+        if p >= stack[1, _u(d)]:
             d -= 1
             if d < 0:
                 status = EXHAUSTED
                 break
-            used[board[cells[d]] >> 2] = 0
-            board[cells[d]] = -1
+            cell = _u(cells[_u(d)])
+            used[_u(board[cell] >> 2)] = 0
+            board[cell] = -1
             continue
-        code = cand[p]
-        stack[0, d] = p + 1
-        if used[code >> 2]:
+        code = cand[_u(p)]
+        stack[0, _u(d)] = p + 1
+        if used[_u(code >> 2)]:
             continue
-        if extras[d, 0] >= 0:  # sides beyond the two keys (next to a hint): one by one
+        if extras[_u(d), 0] >= 0:  # sides beyond the two keys (next to a hint): one by one
             fits = True
             for j in range(2):
-                s = extras[d, j]
-                if s >= 0 and ocol[code, s] != facing(board, ocol, nbr, d, s):
+                s = extras[_u(d), j]
+                if s >= 0 and ocol[_u(code), _u(s)] != facing(board, ocol, nbr, d, s):
                     fits = False
             if not fits:
                 continue
@@ -98,14 +101,14 @@ def walk(stack, counters, board, used, geo, tab, budget, chunk, keep) -> int:
         if d == m - 1:
             leaves += 1
             if keep:
-                board[cells[d]] = code
-                used[code >> 2] = 1
+                board[_u(cells[_u(d)])] = code
+                used[_u(code >> 2)] = 1
                 counters[HELD] = 1
                 status = COMPLETE
                 break
         else:
-            board[cells[d]] = code
-            used[code >> 2] = 1
+            board[_u(cells[_u(d)])] = code
+            used[_u(code >> 2)] = 1
             d += 1
             _open(d, board, stack, nbr, keys, slot, colours, ocol, start)
         if nodes >= stop_at:

@@ -2,8 +2,8 @@
 
 Candidates come in a per-attempt **rank** of the placement codes (piece * 4 + rotation): within a kind,
 codes are ranked by quota value (most first), ties broken by one random draw per attempt shared by every
-list. Three levels per depth: exact placements (both key sides match; short plain lists in rank order,
-used pieces skipped), one-off ones (one key side missed; frame-colour breaks left out unless allowed) and,
+list. Three levels per depth: exact placements (both key sides match; short plain lists of ranks in
+rank order, entries whose bit in ``avail`` is clear skipped), one-off ones (one key side missed; frame-colour breaks left out unless allowed) and,
 with a cap of 2, the slot's placements that miss both key sides. The two break levels are bitsets over the
 ranks: a list's words ANDed with ``avail`` (one bit per code whose piece is free) give exactly its unused
 candidates, so their long scans never look at a used entry; the lowest set bit is the next candidate.
@@ -14,6 +14,12 @@ qcum >= ``qmin[d]`` (lists are in quota order, so a failure ends the level), and
 break facing a cell that already touches a break. A dead end (a depth whose scan ends without a child) at
 depth >= ``hmin`` and every complete board go to the harvest buffer with their breaks; the call returns
 FULL when the buffer is full, with the state ready to continue.
+
+For the rate (docs/dfs.md "Kernel rate"): ``avail`` alone says which pieces are free (``used`` is written
+by ``Dfs.arrays()`` for the saved state, as before); a depth's geometry and rules are one int32 row
+(lists.py ``G``); each placed slot's four colours are packed in one uint32 (``sc``), its rank and bucket
+are kept by depth (``pr``, ``bkd``): these three are derived from the saved state (``derive``), never saved;
+array indices are cast to uint64 (no negative-index check); the touching rule has its own compiled loop.
 """
 
 from __future__ import annotations
