@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Variants of config/eternity2.yaml (only the instance switched) side by side on one puzzle and seed: each run
-# has 2 workers and a CPU budget, all run at the same time, niced, in folders that persist, so a measurement
+# has 2 workers and a CPU budget, all run at the same time, in folders that persist, so a measurement
 # stopped (a closed session, a reboot) resumes where it was when the same command runs again.
 #   bash benchmarks/long_pair.sh CPU_S SEED PUZZLE DIR LABEL[=KEY=VALUE,KEY=VALUE] ...
 #   bash benchmarks/long_pair.sh 6840 1 instances/eternity2.txt ~/hour base short=construct.dfs.short_first=true
@@ -19,14 +19,14 @@ for variant in "$@"; do
   if [ -n "$run" ] && [ -f "$run/result.json" ]; then
     continue  # finished before
   elif [ -n "$run" ]; then
-    nice -n 19 "$python" -m e2opt resume "$run" --quiet > "$dir.log" 2>&1 &
+    "$python" -m e2opt resume "$run" --quiet > "$dir.log" 2>&1 &
   else
     extra=()
     if [ "$variant" != "$label" ]; then
       IFS=, read -ra kvs <<< "${variant#*=}"
       for kv in "${kvs[@]}"; do extra+=(--set "$kv"); done
     fi
-    nice -n 19 "$python" -m e2opt run "$root/config/eternity2.yaml" --set "instance=$puzzle" --set output.plots=false \
+    "$python" -m e2opt run "$root/config/eternity2.yaml" --set "instance=$puzzle" --set output.plots=false \
       ${extra[@]+"${extra[@]}"} --seed "$seed" --workers 2 --max-cpu-s "$cpu" --max-wall-s $((cpu * 10)) \
       --runs-dir "$dir" --quiet > "$dir.log" 2>&1 &
   fi

@@ -99,6 +99,14 @@ def check_exact_best(tmp: Path, out: str) -> None:
     )
 
 
+def check_long_pair(tmp: Path, out: str) -> None:
+    lines = out.strip().splitlines()
+    assert [line.split(" seed ")[0] for line in lines] == ["set1_04x04 (base)", "set1_04x04 (calm)"], out
+    assert all(" 2 CPU s: " in line and " valid | cpu " in line for line in lines), out
+    calm = next((tmp / "lp" / "set1_04x04_s1_calm").glob("*/config.yaml")).read_text(encoding="utf-8")
+    assert "plateau: 100" in calm  # the variant's settings reached its run
+
+
 def check_table_line(text: str) -> Callable[[Path, str], None]:
     """A check that the output holds ``text``."""
 
@@ -201,6 +209,7 @@ SMOKE: list[Entry] = [
     ("cpsat_memory.py", "--sizes 4 --limit 0.5 --out {tmp}/mem.md", {}, None, check_cpsat_memory),
     ("dfs_bench.py", "{set1_4} --seeds 1 --dfs-s 0.2 --total-s 1 --out {tmp}/d.jsonl --boards {tmp}/boards", {}, None, check_dfs),
     ("dfs_pipeline.sh", "1 1 {set1_4}", {"BOARDS": "{tmp}/boards"}, None, check_dfs_pipeline),
+    ("long_pair.sh", "2 1 {set1_4} {tmp}/lp base calm=search.plateau=100", {}, None, check_long_pair),
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
     ("engine_bench.py", "{root} --reps 1 --kernel-cpu-s 0.1 --figures kernel", {}, None, check_engine),
     ("exact_bench.py", "count --instances set1_03x03 --limit 5 --out {tmp}/ex.jsonl", {}, None, check_exact_count),
@@ -210,6 +219,7 @@ SMOKE: list[Entry] = [
     ("formats_bench.py", "--repeats 1", {}, None, check_table_line("| official-set check and numbering")),
     ("moves_bench.py", "tsr --instance {e2} --board {e2_board} --cpu-s 0.05", {}, None, check_table_line("score 470 -> 470")),
     ("moves_bench.py", "region --instance {e2} --board {e2_board} --sizes 4 --calls 2", {}, None, check_table_line("4x4: 2 calls, improved 0 (0%)")),
+    ("moves_bench.py", "fixed --config {config} --moves 50 --seed 1", {}, None, check_table_line("50 moves in ")),
     ("moves_bench.py", "mix --config {config} --cpu-s 0.2 --at --seeds 1 --variants today", {}, None, check_table_line("today: median 0.2s ")),
     ("mutation_counts.py", "{tmp}/mut", {}, mutants, check_mutation),
     ("pipeline_bench.py", "--cpu-s 1 --seeds 1 --variants pipeline --puzzle {set1_4} --out {tmp}/pb.json --keep {tmp}/runs", {}, None, check_pipeline),
