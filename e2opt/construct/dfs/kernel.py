@@ -128,8 +128,10 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
     hfill = ctr[HFILL]
     stop_at = min(budget, nodes + chunk)
     status = RUNNING
-    back = d == m
     lv, x, xe, rem = lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)]
+    if d == m:  # a complete board: no level left to scan (its dead end is counted)
+        lv, x, xe, rem = 3, 0, 0, ZERO
+        child[_u(d)] = 1
     cprev = cum[_u(d - 1)] if d > 0 else 0
     qprev = qcum[_u(d - 1)] if d > 0 else 0
     g = d * G
@@ -138,51 +140,47 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
         room, capd, nxd, need = dg[_u(g + ALLOW)] - cprev, dg[_u(g + CAP)], dg[_u(g + NX)], dg[_u(g + QMIN)]
         bk = _bucket(dg, g, sc, colours)
     while True:
-        if not back:
-            if lv == 0:  # exact placements: a plain list of ranks, used pieces skipped
+        if lv == 0:  # exact placements: a plain list of ranks, used pieces skipped
+            while x < xe:
+                r = np.int64(ent[_u(x)])
+                if (avail[_u(r >> 6)] >> np.uint64(r & 63)) & ONE != ZERO:
+                    break
+                x += 1
+            if x < xe:
+                r = np.int64(ent[_u(x)])
+                x += 1
+            else:
+                r = -1
+        else:  # break levels: bitset words ANDed with the free codes
+            if rem == ZERO:
+                x += 1
                 while x < xe:
-                    r = np.int64(ent[_u(x)])
-                    if (avail[_u(r >> 6)] >> np.uint64(r & 63)) & ONE != ZERO:
+                    rem = wm[_u(x)] & avail[_u(wi[_u(x)])]
+                    if rem != ZERO:
                         break
                     x += 1
-                if x < xe:
-                    r = np.int64(ent[_u(x)])
-                    x += 1
-                else:
-                    r = -1
-            else:  # break levels: bitset words ANDed with the free codes
-                if rem == ZERO:
-                    x += 1
-                    while x < xe:
-                        rem = wm[_u(x)] & avail[_u(wi[_u(x)])]
-                        if rem != ZERO:
-                            break
-                        x += 1
-                if x < xe:
-                    r = wi[_u(x)] * 64 + np.int64(ctz(rem))
-                    rem &= rem - ONE
-                else:
-                    r = -1
-            if r < 0:  # this level is done: the next one if the budget lets it in, else back up
-                if lv == 0 and room >= 1 and capd >= 1 and wcnt[_u(bk)] > 0:
-                    lv = 1
-                    x, xe = woff[_u(bk)] - 1, woff[_u(bk)] + wcnt[_u(bk)]
-                    rem = ZERO
-                    continue
-                every = nb + dg[_u(g + SLOT)]
-                if lv <= 1 and room >= 2 and capd >= 2 and wcnt[_u(every)] > 0:
-                    lv = 2
-                    x, xe = woff[_u(every)] - 1, woff[_u(every)] + wcnt[_u(every)]
-                    rem = ZERO
-                    continue
-                back = True
-                if child[_u(d)] == 0:
-                    dead[_u(d)] += 1
-                    if d >= hmin:
-                        _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
-                        hfill += 1
-        if back:
-            back = False
+            if x < xe:
+                r = wi[_u(x)] * 64 + np.int64(ctz(rem))
+                rem &= rem - ONE
+            else:
+                r = -1
+        if r < 0:  # this level is done: the next one if the budget lets it in, else back up (below)
+            if lv == 0 and room >= 1 and capd >= 1 and wcnt[_u(bk)] > 0:
+                lv = 1
+                x, xe = woff[_u(bk)] - 1, woff[_u(bk)] + wcnt[_u(bk)]
+                rem = ZERO
+                continue
+            every = nb + dg[_u(g + SLOT)]
+            if lv <= 1 and room >= 2 and capd >= 2 and wcnt[_u(every)] > 0:
+                lv = 2
+                x, xe = woff[_u(every)] - 1, woff[_u(every)] + wcnt[_u(every)]
+                rem = ZERO
+                continue
+            if child[_u(d)] == 0:
+                dead[_u(d)] += 1
+                if d >= hmin:
+                    _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
+                    hfill += 1
             if d == 0:
                 status = EXHAUSTED
                 break
@@ -262,7 +260,8 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
             dead[_u(m)] += 1
             _record(hbuf, hdep, hbrk, hfill, pc, cum, d)
             hfill += 1
-            back = True
+            lv, x, xe, rem = 3, 0, 0, ZERO  # nothing to scan here: the next round backs up
+            child[_u(d)] = 1
             if hfill >= hcap or nodes >= stop_at:
                 status = FULL if hfill >= hcap else (BUDGET if nodes >= budget else RUNNING)
                 break
