@@ -27,7 +27,7 @@ from ..finish import placed_joins
 from .config import DfsConfig
 from .derive import branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
 from .recipes import given, position, positions, quota_values, user_to_internal
-from .rules import Recipe, make_rules, sequence
+from .rules import Recipe, UsualRules, make_rules, sequence
 from .search import Dfs
 
 SLACK = 0.3  # breaks allowed per expected position without an exact candidate (derive.py, docs/dfs.md)
@@ -35,6 +35,16 @@ BREAKS_UNTIL = 0.935  # the allowance stops growing here (Blackwood's: position 
 QUOTA_UNTIL = 0.625  # the quota stops at this share of the cells (Blackwood's: 160 of 256)
 
 
+USUAL = UsualRules()
+# the rules a derived recipe takes from the section, else at their usual values
+SECTION_RULES = (
+    "piece_breaks",
+    "frame_breaks",
+    "frame_colour_breaks",
+    "touching_breaks",
+    "node_budget",
+    "short_first",
+)
 LAMS = (0.8, 0.6, 0.4, None)  # the quota's share of the way to the most (None: no quota), docs/dfs.md
 
 
@@ -108,11 +118,9 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
 
     return Recipe(
         order=order, teeth=teeth, breaks=breaks, quota=quota, qval=tuple(int(v) for v in qval),
-        piece_breaks=given(cfg, "piece_breaks", 1), frame_breaks=given(cfg, "frame_breaks", True),
-        frame_colour_breaks=given(cfg, "frame_colour_breaks", False),
-        touching_breaks=given(cfg, "touching_breaks", True), clue_breaks=clue[0], clue_zone=clue[1], clue_from=clue_from,
-        node_budget=given(cfg, "node_budget", 50_000_000_000),
-        abort=abort, short_first=given(cfg, "short_first", False), privileged=tuple(privileged), source=source,
+        **{key: given(cfg, key, getattr(USUAL, key)) for key in SECTION_RULES},
+        clue_breaks=clue[0], clue_zone=clue[1], clue_from=clue_from,
+        abort=abort, privileged=tuple(privileged), source=source,
     )  # fmt: skip
 
 

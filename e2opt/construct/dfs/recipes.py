@@ -18,7 +18,7 @@ from ...core.puzzle import Puzzle
 from .config import DfsConfig
 from .derive import derive_privileged
 from .good import good_pieces
-from .rules import Recipe, frame_colours
+from .rules import Recipe, UsualRules, frame_colours
 
 # jblackwood345/EternityII_Solver, Util.cs: break_indexes_allowed (cumulative budget +1 at each position)
 BLACKWOOD_BREAKS = (
@@ -34,25 +34,15 @@ BACKTRACK_BREAKS = (
 
 
 @dataclass(frozen=True)
-class Preset:
+class Preset(UsualRules):
     """Every recipe key of DfsConfig a preset sets (positions as in the section: scaled from 256 cells)."""
 
     order: str
     teeth: int
     breaks: tuple
-    piece_breaks: int = 1
-    frame_breaks: bool = True
-    frame_colour_breaks: bool = False
-    touching_breaks: bool = True
-    clue_breaks: int = 0
-    clue_zone: int = 0
-    clue_from: int | float = 0
     privileged: tuple[int, ...] = ()
     quota: tuple = ()
     quota_on: str = "colours"
-    node_budget: int = 50_000_000_000
-    abort: tuple = ()
-    short_first: bool = False
     notes: dict = field(default_factory=dict)
 
 

@@ -16,8 +16,25 @@ from ...core.puzzle import GREY, Puzzle
 from ...fill.order import ORDERS, FillOrder
 
 
+@dataclass(frozen=True, kw_only=True)
+class UsualRules:
+    """The rules every recipe holds, at the values they have unless a preset, the pilot or the section set
+    them (one place for these defaults: presets, derived recipes and resolved ones share them)."""
+
+    piece_breaks: int = 1
+    frame_breaks: bool = True
+    frame_colour_breaks: bool = False
+    touching_breaks: bool = True
+    clue_breaks: int = 0
+    clue_zone: int = 0
+    clue_from: int | float = 0
+    node_budget: int = 50_000_000_000
+    abort: tuple = ()
+    short_first: bool = False
+
+
 @dataclass(frozen=True)
-class Recipe:
+class Recipe(UsualRules):
     """Every rule of one DFS on one puzzle, positions absolute (hint cells included).
 
     ``breaks``: (position, cumulative breaks allowed from there). ``quota``: (position, minimum quota
@@ -37,16 +54,6 @@ class Recipe:
     breaks: tuple[tuple[int, int], ...]
     quota: tuple[tuple[int, float], ...]
     qval: tuple[int, ...]
-    piece_breaks: int = 1
-    frame_breaks: bool = True
-    frame_colour_breaks: bool = False
-    touching_breaks: bool = True
-    clue_breaks: int = 0
-    clue_zone: int = 0
-    clue_from: int = 0
-    node_budget: int = 50_000_000_000
-    abort: tuple[tuple[int, int], ...] = ()
-    short_first: bool = False
     privileged: tuple[int, ...] = ()  # internal colour ids behind ``qval`` (reporting)
     source: dict = field(default_factory=dict, compare=False)  # where each number came from
 
