@@ -84,7 +84,7 @@ RENAMES: tuple[Rename, ...] = (
     ),
 )
 
-# The defaults before issue 47 made the shipped pipeline the code's defaults (dotted key, value then).
+# The defaults before the shipped pipeline became the code's defaults (dotted key, value then).
 OLD_DEFAULTS: tuple[tuple[str, Any], ...] = (
     ("seed", 0),
     ("construct.method", "random"),

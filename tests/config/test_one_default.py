@@ -1,4 +1,4 @@
-"""One default (issue 47): a config naming only the instance, config/eternity2.yaml and the Python API's
+"""One default: a config naming only the instance, config/eternity2.yaml and the Python API's
 ``RunConfig(instance=...)`` run the same settings; a ``search.moves`` section replaces the default mix while
 a dotted key changes one setting of it; a run folder's config.yaml that lacks a key reads the value it was
 written with."""

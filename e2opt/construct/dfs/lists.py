@@ -42,9 +42,6 @@ class Geometry:
     slot: np.ndarray
     hint_codes: np.ndarray
 
-    def arrays(self) -> tuple:
-        return (self.base, self.kn0, self.ks0, self.kn1, self.ks1, self.xn, self.xs, self.nx, self.slot)
-
 
 @dataclass(frozen=True, eq=False)
 class Lists:

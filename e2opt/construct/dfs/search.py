@@ -114,10 +114,8 @@ class Dfs:
         for p in li.groups:
             r = self.rank_of[p * 4]
             avail[r >> 6] |= np.uint64(15) << np.uint64(r & 63)
-        for i in (0, 1, 2, 3, 4, 5, 7, 8, 12, 13):  # all but pc (hints), best, dead and avail
+        for i in (0, 1, 2, 3, 4, 5, 7, 8, 13):  # not pc, best, dead, avail, used (arrays() makes it)
             st[i][:] = 0
-        for h in self.puzzle.hints:
-            st[12][h.piece] = 1
         self._open_root()
         self._derive()
         self.attempts += 1
