@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Variants of config/eternity2.yaml (only the instance switched) side by side on one puzzle and seed: each run
 # has 2 workers and a CPU budget, all run at the same time, in folders that persist, so a measurement
-# stopped (a closed session, a reboot) resumes where it was when the same command runs again.
+# stopped (a closed session, a reboot, SIGTERM to its process group) resumes where it was when the same command runs again.
 #   bash benchmarks/long_pair.sh CPU_S SEED PUZZLE DIR LABEL[=KEY=VALUE,KEY=VALUE] ...
 #   bash benchmarks/long_pair.sh 6840 1 instances/eternity2.txt ~/hour base short=construct.dfs.short_first=true
 # 6840 CPU s is what a quiet wall hour gives 2 workers on 2 cores (95 %, docs/workers.md). Prints one line per
@@ -16,8 +16,8 @@ for variant in "$@"; do
   label=${variant%%=*}
   dir="$out/${name}_s${seed}_${label}"
   run=$(ls -td "$dir"/*/ 2>/dev/null | head -1 || true)
-  if [ -n "$run" ] && [ -f "$run/result.json" ]; then
-    continue  # finished before
+  if [ -n "$run" ] && [ -f "$run/result.json" ] && ! grep -q '"stop_reason": *"SIG' "$run/result.json"; then
+    continue  # finished before (a run stopped by a signal also writes result.json: that one is resumed)
   elif [ -n "$run" ]; then
     "$python" -m e2opt resume "$run" --quiet > "$dir.log" 2>&1 &
   else

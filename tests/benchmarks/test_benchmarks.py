@@ -265,3 +265,21 @@ def test_smoke(tmp_path: Path, script: str, args: str, env: dict[str, str], prep
         ["git", "status", "--porcelain", "benchmarks"], cwd=ROOT, capture_output=True, text=True
     )
     assert after.stdout == before.stdout
+
+
+@pytest.mark.slow
+def test_long_pair_resumes_a_run_stopped_by_a_signal_and_leaves_a_finished_one(tmp_path: Path) -> None:
+    """A run stopped by SIGTERM writes result.json too: the next call resumes it, and only it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHON": sys.executable}
+    command = ["bash", str(BENCH / "long_pair.sh"), "2", "1", SET1_4, str(tmp_path / "lp"), "a", "b"]
+    subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, check=True, timeout=300)
+    results = {v: next((tmp_path / "lp" / f"set1_04x04_s1_{v}").glob("*/result.json")) for v in "ab"}
+    stopped = json.loads(results["a"].read_text(encoding="utf-8"))
+    assert stopped["stop_reason"].startswith("max_")
+    stopped["stop_reason"] = "SIGTERM"
+    results["a"].write_text(json.dumps(stopped), encoding="utf-8")
+    finished = results["b"].stat().st_mtime_ns
+    proc = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert not json.loads(results["a"].read_text(encoding="utf-8"))["stop_reason"].startswith("SIG")
+    assert results["b"].stat().st_mtime_ns == finished
