@@ -174,6 +174,7 @@ def describe(puzzle: Puzzle, recipe: Recipe) -> dict:
         "node_budget": recipe.node_budget,
         "abort": [list(x) for x in recipe.abort],
         "short_first": recipe.short_first,
+        "harvest_from": recipe.harvest_from,
         "frame_colours": [puzzle.user_colour(c) for c in frame_colours(puzzle)],
         **recipe.source,
     }

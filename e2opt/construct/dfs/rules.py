@@ -47,6 +47,9 @@ class Recipe(UsualRules):
     breaks: the order reaches the others while the search is shallow and backtracks past them cheaply. ``abort``: (placements, position) an attempt must have reached.
     ``short_first``: the first attempt gets SHORT_FIRST times the last abort mark's placements and each next
     one twice the one before, up to ``node_budget`` (more openings early in a run, the long attempts later).
+    ``harvest_from``: pieces placed (hints included) from which dead ends go to the harvest pool when the
+    section sets no ``harvest.min_placed`` (a derived recipe: one below the pilot's depth, pilot.py); None:
+    longrun.default_min_placed.
     """
 
     order: str
@@ -55,6 +58,7 @@ class Recipe(UsualRules):
     quota: tuple[tuple[int, float], ...]
     qval: tuple[int, ...]
     privileged: tuple[int, ...] = ()  # internal colour ids behind ``qval`` (reporting)
+    harvest_from: int | None = None
     source: dict = field(default_factory=dict, compare=False)  # where each number came from
 
     def with_(self, **changes) -> Recipe:
