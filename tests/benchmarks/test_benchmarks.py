@@ -275,7 +275,7 @@ def test_long_pair_resumes_a_run_stopped_by_a_signal_and_leaves_a_finished_one(t
     subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, check=True, timeout=300)
     results = {v: next((tmp_path / "lp" / f"set1_04x04_s1_{v}").glob("*/result.json")) for v in "ab"}
     stopped = json.loads(results["a"].read_text(encoding="utf-8"))
-    assert stopped["stop_reason"].startswith("max_")
+    assert not stopped["stop_reason"].startswith("SIG")  # a budget, or the 4x4's perfect score, ended it
     stopped["stop_reason"] = "SIGTERM"
     results["a"].write_text(json.dumps(stopped), encoding="utf-8")
     finished = results["b"].stat().st_mtime_ns
