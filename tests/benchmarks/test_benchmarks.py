@@ -107,6 +107,11 @@ def check_long_pair(tmp: Path, out: str) -> None:
     assert "plateau: 100" in calm  # the variant's settings reached its run
 
 
+def check_hour_matrix(tmp: Path, out: str) -> None:
+    check_long_pair(tmp, out)
+    assert (tmp / "lp" / "results.txt").read_text(encoding="utf-8") == out  # the lines kept as printed
+
+
 def check_table_line(text: str) -> Callable[[Path, str], None]:
     """A check that the output holds ``text``."""
 
@@ -210,6 +215,7 @@ SMOKE: list[Entry] = [
     ("dfs_bench.py", "{set1_4} --seeds 1 --dfs-s 0.2 --total-s 1 --out {tmp}/d.jsonl --boards {tmp}/boards", {}, None, check_dfs),
     ("dfs_pipeline.sh", "1 1 {set1_4}", {"BOARDS": "{tmp}/boards"}, None, check_dfs_pipeline),
     ("long_pair.sh", "2 1 {set1_4} {tmp}/lp base calm=search.plateau=100", {}, None, check_long_pair),
+    ("hour_matrix.sh", "{tmp}/lp base calm=search.plateau=100", {"PUZZLES": "{set1_4}", "SEEDS": "1", "CPU_S": "2"}, None, check_hour_matrix),
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
     ("engine_bench.py", "{root} --reps 1 --kernel-cpu-s 0.1 --figures kernel", {}, None, check_engine),
     ("exact_bench.py", "count --instances set1_03x03 --limit 5 --out {tmp}/ex.jsonl", {}, None, check_exact_count),
