@@ -47,8 +47,8 @@ class HarvestConfig:
     """What a long DFS keeps: deep partial boards and near-best complete boards, in a bounded pool.
 
     ``min_placed``: pieces on the board (hints included) for a dead end to be kept; None = the recipe's
-    (Blackwood's 248 on 16x16, scaled by cells elsewhere; one below the pilot's depth, at most that, for
-    derived recipes: longrun.harvest_floor).
+    (Blackwood's 248 on 16x16, scaled by cells elsewhere; for a derived recipe one below its pilot's depth,
+    never above that: longrun.harvest_floor).
     ``margin``: complete boards within that many joins of the best complete board found. ``complete``:
     the best harvested partials completed (holes filled, then ``repair_cpu_s`` of tabu search) when
     the construction ends; at least one board is always completed, and a completion that gives a board made
