@@ -199,6 +199,12 @@ def produced_run(tmp: Path) -> None:
 Entry = tuple[str, str, dict[str, str], Callable[[Path], None] | None, Callable[[Path, str], None]]
 
 
+def check_dfs_stuck(tmp: Path, out: str) -> None:
+    """The 4x4 (no hint: the eight candidates) is solved by every candidate on both seeds."""
+    assert out.startswith("set1_04x04: 0 hints, 8 candidates, 0.05 CPU s per attempt\n"), out
+    assert out.count("placed [16, 16]") == 8, out
+
+
 def check_workers_cpu(tmp: Path, out: str) -> None:
     (row,) = jsonl(tmp / "cpu.jsonl")
     assert row["case"] == "2" and row["exit"] == 0 and 0 < row["search_cpu_s"] <= row["all_cpu_s"]
@@ -217,6 +223,7 @@ SMOKE: list[Entry] = [
     ("long_pair.sh", "2 1 {set1_4} {tmp}/lp base calm=search.plateau=100", {}, None, check_long_pair),
     ("hour_matrix.sh", "{tmp}/lp base calm=search.plateau=100", {"PUZZLES": "{set1_4}", "SEEDS": "1", "CPU_S": "2"}, None, check_hour_matrix),
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
+    ("dfs_stuck.py", "{set1_4} --seeds 1 2 --cpu-s 0.05", {}, None, check_dfs_stuck),
     ("engine_bench.py", "{root} --reps 1 --kernel-cpu-s 0.1 --figures kernel", {}, None, check_engine),
     ("exact_bench.py", "count --instances set1_03x03 --limit 5 --out {tmp}/ex.jsonl", {}, None, check_exact_count),
     ("exact_bench.py", "brendan --instances set1_03x03 --limit 5 --cpsat-limit 5 --out {tmp}/exb.jsonl", {}, None, check_exact_brendan),

@@ -1,0 +1,39 @@
+"""How deep each of the pilot's candidate recipes gets in a short fresh attempt, seed by seed.
+
+python benchmarks/dfs_stuck.py PUZZLE [PUZZLE ...] [--seeds 1 2 3 4] [--cpu-s 0.3]
+Prints one line per candidate (as the pilot ranks them on that puzzle) with the pieces placed (hints
+included) by its deepest partial after ``--cpu-s`` CPU s of one attempt per seed. An attempt that stays
+at the same shallow depth on every seed is thrashing: a cell constrained by a hint fails and the search
+backtracks through cells that cannot change why (docs/dfs.md "What I think would reach the targets").
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from e2opt import read_puzzle
+from e2opt.construct.dfs.config import DfsConfig
+from e2opt.construct.dfs.pilot import Attempt, candidates, derived_recipe
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("puzzles", type=Path, nargs="+")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4])
+    ap.add_argument("--cpu-s", type=float, default=0.3)
+    args = ap.parse_args()
+    for path in args.puzzles:
+        puzzle = read_puzzle(path)
+        cands = candidates(puzzle, 99)
+        print(
+            f"{path.stem}: {len(puzzle.hints)} hints, {len(cands)} candidates, {args.cpu_s} CPU s per attempt"
+        )
+        for knobs in cands:
+            recipe = derived_recipe(puzzle, DfsConfig(), knobs)
+            placed = [Attempt(puzzle, recipe, knobs, s).advance(args.cpu_s).placed for s in args.seeds]
+            print(f"  {knobs.label():<110} placed {placed}")
+
+
+if __name__ == "__main__":
+    main()
