@@ -21,7 +21,7 @@ ORDERS = ("blackwood", "row_scan", "comb", "frame_comb")
 DATA = Path(__file__).resolve().parents[1] / "data" / "dfs_kernel_before"
 
 
-def _case(seed: int):
+def _case(seed: int, backjump: bool = False):
     """A tiny puzzle and a recipe drawn from the seed: every rule of the kernel gets exercised somewhere."""
     rng = np.random.default_rng(seed)
     rows, cols = ((4, 4), (5, 4), (5, 5))[seed % 3]
@@ -39,7 +39,7 @@ def _case(seed: int):
         order=ORDERS[seed % 4], teeth=2, breaks=breaks, quota=quota, qval=qval,
         piece_breaks=int(rng.integers(1, 3)), frame_breaks=bool(rng.integers(0, 3)),
         frame_colour_breaks=bool(rng.integers(2)), touching_breaks=bool(seed % 5),
-        clue_breaks=int(seed % 3 == 1), clue_zone=seed % 7 % 3, node_budget=10**9,
+        clue_breaks=int(seed % 3 == 1), clue_zone=seed % 7 % 3, node_budget=10**9, backjump=backjump,
     )  # fmt: skip
     order = make_order(p, recipe.order, recipe.teeth)
     return p, order, make_rules(p, order, recipe)
@@ -59,9 +59,10 @@ def _kernel_trace(dfs: Dfs, max_nodes: int):
     return placements, harvested
 
 
+@pytest.mark.parametrize("backjump", [False, True])
 @pytest.mark.parametrize("seed", range(30))
-def test_kernel_visits_the_same_nodes_in_the_same_order_as_the_reference(seed):
-    p, order, rules = _case(seed)
+def test_kernel_visits_the_same_nodes_in_the_same_order_as_the_reference(seed, backjump):
+    p, order, rules = _case(seed, backjump)
     dfs = Dfs(p, order, rules, seed, hmin=p.n_cells - 3)
     dfs.new_attempt()
     got = _kernel_trace(dfs, 2500)

@@ -108,7 +108,8 @@ class DfsConfig:
     frame colours and ``privileged_inner`` inner ones). ``quota``: [position, quota value placed], linear
     in between ([] = none); ``quota_on: pieces`` counts Verhaard's good pieces instead of privileged
     sides. ``abort``: [placements, position]: an attempt behind it is dropped. ``node_budget``:
-    placements per attempt; ``short_first``: the first attempts shorter (rules.Recipe).
+    placements per attempt; ``short_first``: the first attempts shorter; ``backjump``: a dead end that only
+    some earlier depths caused jumps back to the deepest of them (rules.Recipe).
     """
 
     recipe: Literal["auto", "derived", "blackwood", "verhaard", "backtrack"] = "auto"
@@ -132,6 +133,7 @@ class DfsConfig:
     node_budget: int | None = None
     abort: tuple[tuple[int, int | float], ...] | None = None
     short_first: bool | None = None
+    backjump: bool | None = None
     time_limit_cpu_s: float = 60.0
     max_attempts: int | None = None
     lanes: int = 1

@@ -15,10 +15,19 @@ break facing a cell that already touches a break. A dead end (a depth whose scan
 depth >= ``hmin`` and every complete board go to the harvest buffer with their breaks; the call returns
 FULL when the buffer is full, with the state ready to continue.
 
+**Backjumping** (``jump``, the recipe's ``backjump``; Prosser's conflict-directed backjumping): when depth
+d's scan ends, no break was spent before it and none was possible at it (room or cap below 1), no quota
+cut its list and every child it placed failed the same way, its failure depends only on the depths in its
+conflict set (conflicts.py): the search goes back to the deepest of them, j, puts back the pieces of the
+depths between unscanned and gives j the set minus j. Any other failure, and a complete board, marks the
+parent ``allf`` (it may not jump); a set naming no depth ends the attempt (EXHAUSTED). The skipped
+subtrees hold no board and no partial deeper than d.
+
 For the rate (docs/dfs.md "Kernel rate"): ``avail`` alone says which pieces are free (``used`` is written
 by ``Dfs.arrays()`` for the saved state, as before); a depth's geometry and rules are one int32 row
 (lists.py ``G``); each placed slot's four colours are packed in one uint32 (``sc``), its rank and bucket
-are kept by depth (``pr``, ``bkd``): these three are derived from the saved state (``derive``), never saved;
+are kept by depth (``pr``, ``bkd``), the depth of every placed piece in ``where``: these are derived from the
+saved state (``derive``), never saved;
 array indices are cast to uint64 (no negative-index check); the touching rule has its own compiled loop.
 """
 
@@ -29,7 +38,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ...kernels.rng import below
+from .conflicts import culprit, merge
 from .lists import ALLOW, BASE, CAP, N0, NX, O0, QMIN, SLOT, T0, G
 
 RUNNING, BUDGET, EXHAUSTED, FULL = 0, 1, 2, 3
@@ -97,27 +106,41 @@ def _touched(cw, g, d, dg, sc, none, touch, mark) -> bool:
 
 def dfs(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
     """Run up to ``chunk`` more placements (attempt budget ``budget``); see the module docstring. The
-    touching rule's variant is compiled apart: without it the loop carries none of its code."""
-    run = _dfs_no_touch if rules[2] else _dfs
+    touching rule's and backjumping's variants are compiled apart: without them the loop carries none of
+    their code."""
+    run = _VARIANTS[bool(rules[2])][bool(rules[4])]
     return run(st, aux, dg, tab, rules, harvest, budget, chunk)
 
 
 @njit(cache=True)
 def _dfs(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
-    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, False)
+    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, False, False)
 
 
 @njit(cache=True)
 def _dfs_no_touch(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
-    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, True)
+    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, True, False)
+
+
+@njit(cache=True)
+def _dfs_jump(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
+    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, False, True)
+
+
+@njit(cache=True)
+def _dfs_no_touch_jump(st, aux, dg, tab, rules, harvest, budget, chunk) -> int:
+    return _search(st, aux, dg, tab, rules, harvest, budget, chunk, True, True)
+
+
+_VARIANTS = ((_dfs, _dfs_jump), (_dfs_no_touch, _dfs_no_touch_jump))
 
 
 @njit(cache=True, inline="always")
-def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
-    lvl, px, pend, prem, cum, qcum, pc, child, ctr, best, dead, avail, _, touch = st
-    sc, pr, bkd = aux
+def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch, jump) -> int:
+    lvl, px, pend, prem, cum, qcum, pc, child, ctr, best, dead, avail, _, touch, conf, infl, allf = st
+    sc, pr, bkd, where = aux
     ent, estart, wi, wm, woff, wcnt, nb, code_of, col4, frame_col = tab
-    qval, frame_ok, _, colours = rules
+    qval, frame_ok, _, colours, _ = rules
     hbuf, hdep, hbrk, hmin = harvest
     hcap = hdep.shape[0]
     m = cum.shape[0] - 1
@@ -184,6 +207,21 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
             if d == 0:
                 status = EXHAUSTED
                 break
+            if jump and d < m and allf[_u(d)] == 0 and cprev == 0 and (room < 1 or capd < 1):
+                j = culprit(
+                    d, g, m, dg, conf, infl, ent, estart[_u(bk)], estart[_u(bk + 1)], avail, code_of, where
+                )
+                if j < 0:  # no earlier placement can change why depth d fails
+                    status = EXHAUSTED
+                    break
+                merge(conf, infl, d, j)
+                while d - 1 > j:  # the depths in between: their pieces back, their scans abandoned
+                    d -= 1
+                    r = np.int64(pr[_u(d)])
+                    avail[_u(r >> 6)] |= ROTATIONS << np.uint64(r & 60)
+                g = d * G
+            elif jump:
+                allf[_u(d - 1)] = 1  # a failure (or a board) that names no depths: the parent may not jump
             d -= 1
             g -= G
             r = np.int64(pr[_u(d)])
@@ -231,6 +269,8 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
                 continue
         q = qprev + qval[_u(code >> 2)]
         if q < need:  # the list is in quota order: the rest of this level fails too
+            if jump:
+                allf[_u(d)] = 1  # the quota depends on every earlier depth
             rem = ZERO
             x = xe
             continue
@@ -239,6 +279,8 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
         lvl[_u(d)], px[_u(d)], pend[_u(d)], prem[_u(d)] = lv, x, xe, rem
         child[_u(d)] = 1
         pc[_u(d)] = code
+        if jump:
+            where[_u(code >> 2)] = d
         sc[_u(d)] = cw
         pr[_u(d)] = r
         bkd[_u(d)] = bk
@@ -267,6 +309,9 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch) -> int:
                 break
             continue
         child[_u(d)] = 0
+        if jump:
+            infl[_u(d)] = 0
+            allf[_u(d)] = 0
         room, capd, nxd, need = dg[_u(g + ALLOW)] - cprev, dg[_u(g + CAP)], dg[_u(g + NX)], dg[_u(g + QMIN)]
         bk = _bucket(dg, g, sc, colours)
         lv = 0
@@ -287,70 +332,14 @@ def derive(st, aux, dg, col4, rank_of, colours) -> None:
     """The kernel's derived arrays from the saved state: colours of every placed slot (hints and the
     sentinel included), ranks and buckets of the depths on the stack."""
     pc, ctr = st[6], st[8]
-    sc, pr, bkd = aux
+    sc, pr, bkd, where = aux
     for n in range(pc.shape[0]):
         sc[n] = col4[pc[n]]
     for d in range(min(ctr[DEPTH] + 1, pr.shape[0])):
         pr[d] = rank_of[pc[d]] if d < ctr[DEPTH] else 0
         bkd[d] = _bucket(dg, d * G, sc, colours)
-
-
-@njit(cache=True)
-def sort_exact(estart, ent, rank_of) -> None:
-    """Every exact list in rank order (insertion sort: the lists are short)."""
-    for b in range(estart.shape[0] - 1):
-        for i in range(estart[b] + 1, estart[b + 1]):
-            v = ent[i]
-            r = rank_of[v]
-            j = i - 1
-            while j >= estart[b] and rank_of[ent[j]] > r:
-                ent[j + 1] = ent[j]
-                j -= 1
-            ent[j + 1] = v
-
-
-@njit(cache=True)
-def rank_codes(groups, gstart, gbase, qval, rank_of, code_of, rng) -> None:
-    """A fresh rank for every code: the pieces of each kind group (``groups``, ranks from ``gbase[g]``)
-    ordered by quota value, most first, ties by one random draw; a piece's rotations take four adjacent
-    ranks in rotation order."""
-    code_of[:] = -1
-    for g in range(gstart.shape[0] - 1):
-        lo, hi = gstart[g], gstart[g + 1]
-        n = hi - lo
-        if n == 0:
-            continue
-        tag = np.empty(n, dtype=np.int64)
-        for i in range(n):
-            tag[i] = ((100_000 - qval[groups[lo + i]]) << 32) + below(rng, 1 << 32)
-        idx = np.argsort(tag)
-        for i in range(n):
-            p = groups[lo + idx[i]]
-            for r in range(4):
-                rank_of[p * 4 + r] = gbase[g] + 4 * i + r
-                code_of[gbase[g] + 4 * i + r] = p * 4 + r
-
-
-@njit(cache=True)
-def fill_words(lstart, lcode, lwlo, lnw, woff, wcnt, wi, wm, rank_of) -> None:
-    """Every list's non-zero bitset words, in word order, from its codes' ranks (``wcnt`` per list)."""
-    dense = np.zeros(max(int(lnw.max()), 1) if lnw.shape[0] else 1, dtype=np.uint64)
-    for i in range(lstart.shape[0] - 1):
-        wcnt[i] = 0
-        if lstart[i + 1] == lstart[i]:
-            continue
-        lo, n = lwlo[i], lnw[i]
-        dense[:n] = 0
-        for y in range(lstart[i], lstart[i + 1]):
-            r = rank_of[lcode[y]]
-            dense[(r >> 6) - lo] |= ONE << np.uint64(r & 63)
-        c = 0
-        for w in range(n):
-            if dense[w] != ZERO:
-                wi[woff[i] + c] = lo + w
-                wm[woff[i] + c] = dense[w]
-                c += 1
-        wcnt[i] = c
+        if d < ctr[DEPTH]:
+            where[pc[d] >> 2] = d
 
 
 def new_state(m: int, n_pc: int, n_words: int, n_pieces: int) -> tuple:
@@ -370,8 +359,11 @@ def new_state(m: int, n_pc: int, n_words: int, n_pieces: int) -> tuple:
         np.zeros(n_words, dtype=np.uint64),  # avail
         np.zeros(n_pieces, dtype=np.uint8),  # used
         np.zeros(n_pc, dtype=np.int32),  # touch
+        np.zeros((m + 1) * ((m + 64) // 64), dtype=np.uint64),  # conf: conflict sets (conflicts.py)
+        np.zeros(m + 1, dtype=np.uint8),  # infl: conf of that depth valid
+        np.zeros(m + 1, dtype=np.uint8),  # allf: that depth may not jump (its failure names every depth)
     )
 
 
 STATE_NAMES = ("lvl", "px", "pend", "prem", "cum", "qcum", "pc", "child", "ctr", "best", "dead",
-               "avail", "used", "touch")  # fmt: skip
+               "avail", "used", "touch", "conf", "infl", "allf")  # fmt: skip

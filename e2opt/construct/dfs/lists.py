@@ -1,4 +1,5 @@
-"""The kernel's candidate lists as bitsets over code ranks, and its per-depth geometry, for one puzzle and order.
+"""The kernel's candidate lists as bitsets over code ranks, and its per-depth geometry, for one puzzle and order;
+each attempt's rank of the codes and its lists in that rank (``rank_codes``, ``fill_words``, ``sort_exact``).
 
 Lists come from fill/tables.py: per bucket (slot of the order, colour facing key side 0, colour
 facing key side 1) the exact placements (a plain list ``ent``, short) and, as bitsets, the one-off placements (bitset
@@ -14,10 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from ...core.puzzle import Puzzle
 from ...fill.order import FillOrder
 from ...fill.tables import build_tables
+from ...kernels.rng import below
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
 
 # The kernel's per-depth row (int32, G fields): the four neighbours it may check, each as (pc slot, shift
 # of the code's own side in its packed colours, shift of the neighbour's facing side): key side 0, key
@@ -166,3 +172,61 @@ def depth_rows(geo: Geometry, allow: np.ndarray, cap: np.ndarray, qmin: np.ndarr
     dg[:m, BASE], dg[:m, NX], dg[:m, SLOT] = geo.base, geo.nx, geo.slot
     dg[:, ALLOW], dg[:, CAP], dg[:, QMIN] = allow, cap, qmin
     return dg.ravel()
+
+
+@njit(cache=True)
+def sort_exact(estart, ent, rank_of) -> None:
+    """Every exact list in rank order (insertion sort: the lists are short)."""
+    for b in range(estart.shape[0] - 1):
+        for i in range(estart[b] + 1, estart[b + 1]):
+            v = ent[i]
+            r = rank_of[v]
+            j = i - 1
+            while j >= estart[b] and rank_of[ent[j]] > r:
+                ent[j + 1] = ent[j]
+                j -= 1
+            ent[j + 1] = v
+
+
+@njit(cache=True)
+def rank_codes(groups, gstart, gbase, qval, rank_of, code_of, rng) -> None:
+    """A fresh rank for every code: the pieces of each kind group (``groups``, ranks from ``gbase[g]``)
+    ordered by quota value, most first, ties by one random draw; a piece's rotations take four adjacent
+    ranks in rotation order."""
+    code_of[:] = -1
+    for g in range(gstart.shape[0] - 1):
+        lo, hi = gstart[g], gstart[g + 1]
+        n = hi - lo
+        if n == 0:
+            continue
+        tag = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            tag[i] = ((100_000 - qval[groups[lo + i]]) << 32) + below(rng, 1 << 32)
+        idx = np.argsort(tag)
+        for i in range(n):
+            p = groups[lo + idx[i]]
+            for r in range(4):
+                rank_of[p * 4 + r] = gbase[g] + 4 * i + r
+                code_of[gbase[g] + 4 * i + r] = p * 4 + r
+
+
+@njit(cache=True)
+def fill_words(lstart, lcode, lwlo, lnw, woff, wcnt, wi, wm, rank_of) -> None:
+    """Every list's non-zero bitset words, in word order, from its codes' ranks (``wcnt`` per list)."""
+    dense = np.zeros(max(int(lnw.max()), 1) if lnw.shape[0] else 1, dtype=np.uint64)
+    for i in range(lstart.shape[0] - 1):
+        wcnt[i] = 0
+        if lstart[i + 1] == lstart[i]:
+            continue
+        lo, n = lwlo[i], lnw[i]
+        dense[:n] = 0
+        for y in range(lstart[i], lstart[i + 1]):
+            r = rank_of[lcode[y]]
+            dense[(r >> 6) - lo] |= ONE << np.uint64(r & 63)
+        c = 0
+        for w in range(n):
+            if dense[w] != ZERO:
+                wi[woff[i] + c] = lo + w
+                wm[woff[i] + c] = dense[w]
+                c += 1
+        wcnt[i] = c

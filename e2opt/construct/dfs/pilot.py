@@ -45,6 +45,7 @@ SECTION_RULES = (
     "touching_breaks",
     "node_budget",
     "short_first",
+    "backjump",
 )
 LAMS = (0.8, 0.6, 0.4, None)  # the quota's share of the way to the most (None: no quota), docs/dfs.md
 

@@ -151,6 +151,7 @@ def preset_recipe(cfg: DfsConfig, puzzle: Puzzle, name: str) -> Recipe:
         node_budget=pick("node_budget"),
         abort=tuple((int(n), position(at, cells, cfg.scale_from)) for n, at in pick("abort")),
         short_first=pick("short_first"),
+        backjump=pick("backjump"),
         privileged=tuple(privileged),
         source=source,
     )
@@ -174,6 +175,7 @@ def describe(puzzle: Puzzle, recipe: Recipe) -> dict:
         "node_budget": recipe.node_budget,
         "abort": [list(x) for x in recipe.abort],
         "short_first": recipe.short_first,
+        "backjump": recipe.backjump,
         "harvest_from": recipe.harvest_from,
         "frame_colours": [puzzle.user_colour(c) for c in frame_colours(puzzle)],
         **recipe.source,

@@ -31,6 +31,7 @@ class UsualRules:
     node_budget: int = 50_000_000_000
     abort: tuple = ()
     short_first: bool = False
+    backjump: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class Recipe(UsualRules):
     breaks: the order reaches the others while the search is shallow and backtracks past them cheaply. ``abort``: (placements, position) an attempt must have reached.
     ``short_first``: the first attempt gets SHORT_FIRST times the last abort mark's placements and each next
     one twice the one before, up to ``node_budget`` (more openings early in a run, the long attempts later).
+    ``backjump``: conflict-directed backjumping (kernel.py "Backjumping") where a dead end provably depends
+    only on the depths it names.
     ``harvest_from``: pieces placed (hints included) from which dead ends go to the harvest pool when the
     section sets no ``harvest.min_placed`` (a derived recipe: one below the pilot's depth, pilot.py); None:
     longrun.default_min_placed.
@@ -88,6 +91,7 @@ class Rules:
     abort: list[tuple[int, int]]
     node_budget: int
     first_budget: int  # placements of the first attempt, doubled each attempt up to node_budget (0: off)
+    backjump: bool = False
 
     def attempt_budget(self, attempt: int) -> int:
         """Placements allowed to attempt number ``attempt`` (1 is the first)."""
@@ -192,4 +196,4 @@ def make_rules(puzzle: Puzzle, order: FillOrder, recipe: Recipe) -> Rules:
     abort = [(int(n), int(depth[min(at, cells)])) for n, at in recipe.abort]
     first = SHORT_FIRST * abort[-1][0] if recipe.short_first and abort else 0
     return Rules(allow, cap, qmin, qval, frame_colours(puzzle), recipe.frame_colour_breaks,
-                 not recipe.touching_breaks, abort, int(recipe.node_budget), first)  # fmt: skip
+                 not recipe.touching_breaks, abort, int(recipe.node_budget), first, recipe.backjump)  # fmt: skip

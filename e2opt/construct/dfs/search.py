@@ -15,7 +15,16 @@ from ...core.board import Board
 from ...core.puzzle import Puzzle
 from ...fill.order import FillOrder
 from . import kernel as k
-from .lists import Geometry, Lists, build_geometry, build_lists, depth_rows
+from .lists import (
+    Geometry,
+    Lists,
+    build_geometry,
+    build_lists,
+    depth_rows,
+    fill_words,
+    rank_codes,
+    sort_exact,
+)
 from .rules import Rules
 
 HARVEST_BUFFER = 64  # boards the kernel collects before it hands them back
@@ -68,7 +77,7 @@ class Dfs:
         self.dg = depth_rows(self.geo, rules.allow, rules.cap, rules.qmin, none)
         # derived from the state (``kernel.derive``): packed colours of every pc slot, rank and bucket by depth
         self.aux = (np.zeros(none + 1, dtype=np.uint32), np.zeros(m + 1, dtype=np.int32),
-                    np.zeros(m + 1, dtype=np.int32))  # fmt: skip
+                    np.zeros(m + 1, dtype=np.int32), np.zeros(len(puzzle.pieces), dtype=np.int64))  # fmt: skip
         self.rng = np.array([np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]], dtype=np.uint64)
         self.hbuf = np.full((HARVEST_BUFFER, m), -1, dtype=np.int32)
         self.hdep = np.zeros(HARVEST_BUFFER, dtype=np.int32)
@@ -92,8 +101,8 @@ class Dfs:
 
     def _fill(self) -> None:
         li = self.lists
-        k.fill_words(li.lstart, li.lcode, li.lwlo, li.lnw, li.woff, self.wcnt, self.wi, self.wm, self.rank_of)
-        k.sort_exact(li.estart, self.ent, self.rank_of)
+        fill_words(li.lstart, li.lcode, li.lwlo, li.lnw, li.woff, self.wcnt, self.wi, self.wm, self.rank_of)
+        sort_exact(li.estart, self.ent, self.rank_of)
         self.entr[:] = self.rank_of[self.ent]
 
     def _derive(self) -> None:
@@ -101,20 +110,33 @@ class Dfs:
 
     def _rules(self) -> tuple:
         r = self.rules
-        return (r.qval, int(r.frame_colour_breaks), int(r.no_touch), self.lists.colours)
+        return (r.qval, int(r.frame_colour_breaks), int(r.no_touch), self.lists.colours, int(r.backjump))
 
     def new_attempt(self) -> None:
         """Rank the codes with a fresh draw, rebuild the bitsets and start at depth 0."""
         li, st = self.lists, self.st
         self.nodes_done += int(st[8][k.NODES])
-        k.rank_codes(li.groups, li.gstart, li.gbase, self.rules.qval, self.rank_of, self.code_of, self.rng)
+        rank_codes(li.groups, li.gstart, li.gbase, self.rules.qval, self.rank_of, self.code_of, self.rng)
         self._fill()
         avail = st[11]
         avail[:] = 0
         for p in li.groups:
             r = self.rank_of[p * 4]
             avail[r >> 6] |= np.uint64(15) << np.uint64(r & 63)
-        for i in (0, 1, 2, 3, 4, 5, 7, 8, 13):  # not pc, best, dead, avail, used (arrays() makes it)
+        for i in (
+            0,
+            1,
+            2,
+            3,
+            4,
+            5,
+            7,
+            8,
+            13,
+            14,
+            15,
+            16,
+        ):  # not pc, best, dead, avail, used (arrays() makes it)
             st[i][:] = 0
         self._open_root()
         self._derive()
@@ -204,9 +226,10 @@ class Dfs:
         return out
 
     def load(self, arrays: dict[str, np.ndarray]) -> None:
-        """Continue from ``arrays()`` of the same puzzle and recipe (the bitsets are rebuilt from the ranks)."""
+        """Continue from ``arrays()`` of the same puzzle and recipe (the bitsets are rebuilt from the ranks). A
+        state saved before backjumping has no conflict sets: its depths on the stack may not jump."""
         for n, a in zip(k.STATE_NAMES, self.st, strict=True):
-            a[:] = arrays[n]
+            a[:] = arrays.get(n, 1 if n == "allf" else 0)
         self.rank_of[:] = arrays["rank_of"]
         self.code_of[:] = -1
         for p in self.lists.groups:
