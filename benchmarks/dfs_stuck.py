@@ -1,10 +1,11 @@
 """How deep each of the pilot's candidate recipes gets in a short fresh attempt, seed by seed.
 
-python benchmarks/dfs_stuck.py PUZZLE [PUZZLE ...] [--seeds 1 2 3 4] [--cpu-s 0.3]
+python benchmarks/dfs_stuck.py PUZZLE [PUZZLE ...] [--seeds 1 2 3 4] [--cpu-s 0.3] [--backjump]
 Prints one line per candidate (as the pilot ranks them on that puzzle) with the pieces placed (hints
 included) by its deepest partial after ``--cpu-s`` CPU s of one attempt per seed. An attempt that stays
 at the same shallow depth on every seed is thrashing: a cell constrained by a hint fails and the search
-backtracks through cells that cannot change why (docs/dfs.md "What I think would reach the targets").
+backtracks through cells that cannot change why (docs/dfs.md "Backjumping"). ``--backjump`` runs the
+candidates with ``construct.dfs.backjump: true``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ def main() -> None:
     ap.add_argument("puzzles", type=Path, nargs="+")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4])
     ap.add_argument("--cpu-s", type=float, default=0.3)
+    ap.add_argument("--backjump", action="store_true")
     args = ap.parse_args()
     for path in args.puzzles:
         puzzle = read_puzzle(path)
@@ -30,7 +32,7 @@ def main() -> None:
             f"{path.stem}: {len(puzzle.hints)} hints, {len(cands)} candidates, {args.cpu_s} CPU s per attempt"
         )
         for knobs in cands:
-            recipe = derived_recipe(puzzle, DfsConfig(), knobs)
+            recipe = derived_recipe(puzzle, DfsConfig(backjump=args.backjump), knobs)
             placed = [Attempt(puzzle, recipe, knobs, s).advance(args.cpu_s).placed for s in args.seeds]
             print(f"  {knobs.label():<110} placed {placed}")
 
