@@ -1,5 +1,5 @@
 """Backjumping in the DFS kernel (kernel.py "Backjumping"): it finds every board the plain search finds, in
-the same order, in fewer placements; states with conflict sets save and load exactly."""
+the same order, in fewer placements (saving and loading them: test_dfs_kernel.py)."""
 
 from __future__ import annotations
 
@@ -60,29 +60,3 @@ def test_no_jump_once_a_break_is_spent():
         dfs.new_attempt()
         dfs.step(20_000)
     assert a.nodes == b.nodes and np.array_equal(a.st[10], b.st[10]) and not a.st[15].any()
-
-
-def _run_to(dfs: Dfs, nodes: int) -> list[tuple]:
-    """Step until ``nodes`` placements (or the end of the tree); the boards and partials harvested."""
-    found = []
-    while dfs.nodes < nodes and dfs.status != k.EXHAUSTED:
-        found += [tuple(int(x) for x in f.codes) for f in dfs.step(nodes - dfs.nodes)]
-    return found
-
-
-def test_a_state_with_conflict_sets_saved_and_loaded_continues_exactly():
-    p, order, rules = _exact(11, True)  # a tree of 155,154 placements
-    whole = Dfs(p, order, rules, 11, hmin=p.n_cells - 2)
-    whole.new_attempt()
-    found_whole = _run_to(whole, 30_000)
-    first = Dfs(p, order, rules, 11, hmin=p.n_cells - 2)
-    first.new_attempt()
-    found = _run_to(first, 12_345)
-    assert first.st[15].any()  # conflict sets in use at the cut
-    second = Dfs(p, order, rules, 99, hmin=p.n_cells - 2)  # another seed: everything must come from the state
-    second.load(first.arrays())
-    found += _run_to(second, 30_000)
-    assert found == found_whole and second.nodes == whole.nodes > 12_345
-    a, b = second.arrays(), whole.arrays()
-    a["ctr"][k.HFILL] = b["ctr"][k.HFILL]  # the harvest buffer's fill: per step
-    assert all(np.array_equal(a[key], b[key]) for key in b)

@@ -131,14 +131,16 @@ def test_lists_hold_exactly_the_placements_of_each_level(seed):
                 assert exact == want_exact and off == sorted(want_off)
 
 
-def test_a_state_saved_and_loaded_continues_exactly():
-    p, order, rules = _case(3)
+@pytest.mark.parametrize("backjump", [False, True])
+def test_a_state_saved_and_loaded_continues_exactly(backjump):
+    p, order, rules = _case(3, backjump)
     whole = Dfs(p, order, rules, 3, hmin=p.n_cells - 3)
     whole.new_attempt()
     trace = _kernel_trace(whole, 1500)
     first = Dfs(p, order, rules, 3, hmin=p.n_cells - 3)
     first.new_attempt()
     head = _kernel_trace(first, 700)
+    assert bool(first.st[15].any()) == backjump  # with backjumping: conflict sets in use at the cut
     second = Dfs(p, order, rules, 99, hmin=p.n_cells - 3)  # another seed: everything must come from the state
     second.load(first.arrays())
     tail = _kernel_trace(second, 1500)

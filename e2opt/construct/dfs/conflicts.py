@@ -10,25 +10,14 @@ children's failures named, the depth itself taken out.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from ...kernels.bits import clz
 from .lists import N0, NX
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 _u = np.uint64
-
-
-@intrinsic
-def clz(typingctx, x):
-    """Leading zero bits of a non-zero uint64 (one machine instruction)."""
-
-    def codegen(context, builder, sig, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, inline="always")

@@ -34,10 +34,9 @@ array indices are cast to uint64 (no negative-index check); the touching rule ha
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from ...kernels.bits import ctz
 from .conflicts import culprit, merge
 from .lists import ALLOW, BASE, CAP, N0, NX, O0, QMIN, SLOT, T0, G
 
@@ -48,16 +47,6 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 ROTATIONS = np.uint64(15)
 _u = np.uint64  # an index cast to it skips numba's check for a negative index  # a piece's four codes: four adjacent rank bits
-
-
-@intrinsic
-def ctz(typingctx, x):
-    """Trailing zero bits of a non-zero uint64 (one machine instruction)."""
-
-    def codegen(context, builder, sig, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, inline="always")
