@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from conftest import INSTANCES
 
@@ -9,7 +11,7 @@ from e2opt.construct.dfs import pilot
 from e2opt.construct.dfs.build import resolve
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig, PilotConfig
 from e2opt.construct.dfs.derive import branching, derived_breaks, derived_quota, quota_bounds
-from e2opt.construct.dfs.longrun import LongRun, default_min_placed, harvest_floor
+from e2opt.construct.dfs.longrun import LongRun, default_min_placed
 from e2opt.construct.dfs.recipes import BLACKWOOD_BREAKS, preset_recipe, recipe_name
 from e2opt.construct.dfs.rules import sequence
 from e2opt.construct.finish import placed_joins
@@ -176,29 +178,21 @@ def test_hints_add_the_clue_candidates_and_a_puzzle_without_hints_keeps_the_exac
     assert {(k.clue_breaks, k.clue_zone, k.clue_lead) for k in both[len(exact) :]} == {(1, 1, 1)}
 
 
-def test_a_derived_recipe_harvests_from_one_below_its_pilots_depth(monkeypatch, tmp_path):
-    """The pool's floor comes from the depth the chosen trial reached (never above Blackwood's 60-s depth),
-    so a puzzle whose DFS stays short of 248 pieces still harvests; the section's ``min_placed`` wins."""
+def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_wins(monkeypatch, tmp_path):
+    """The pool's floor is the section's ``min_placed``, else Blackwood's 248 scaled by cells, whatever depth
+    the pilot reached; a recipe.json that holds the older pilot-made ``harvest_from`` resumes to the same
+    recipe without it."""
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
     recipe, report, state = resolve(p, cfg, 11, tmp_path)
     won = next(t for t in report["trials"] if t["dropped"] is None)
-    assert recipe.harvest_from == min(default_min_placed(p), won["placed"] - 1)
-    assert resolve(p, cfg, 11, tmp_path)[0].harvest_from == recipe.harvest_from  # kept in recipe.json
-    assert harvest_floor(p, recipe, cfg.harvest) == recipe.harvest_from
-    assert harvest_floor(p, recipe, HarvestConfig(min_placed=7)) == 7
-    assert harvest_floor(p, recipe.with_(harvest_from=None), cfg.harvest) == default_min_placed(p)
+    assert won["placed"] - 1 != default_min_placed(p)  # a floor from the pilot's depth would differ
     run = LongRun(p, recipe, cfg.harvest, 11, None, start=state)
-    run.run(max_nodes=200_000)
-    kept = [e for e in run.pool.entries.values() if not e.complete]
-    assert run.pool.min_placed == recipe.harvest_from and all(e.placed >= recipe.harvest_from for e in kept)
-    seen = {int(k): v for k, v in run.pool.counts_dict()["placed"].items()}
-    assert seen and min(seen) >= recipe.harvest_from  # the kernel hands back nothing shallower
-
-
-def test_a_deep_pilot_keeps_the_usual_floor_and_a_shallow_one_cannot_go_below_one():
-    e2 = read_puzzle(INSTANCES / "eternity2_5hints.txt")
-    deep, shallow = pilot.Trial(pilot.Knobs(None, 0.4, 0), placed=251), pilot.Trial(pilot.Knobs(None, 0.4, 0))
-    assert pilot.harvest_from(e2, deep) == 248 and pilot.harvest_from(e2, shallow) == 1
-    assert pilot.harvest_from(e2, pilot.Trial(pilot.Knobs(None, 0.4, 0), placed=244)) == 243
+    assert run.pool.min_placed == default_min_placed(p) == 62
+    assert LongRun(p, recipe, HarvestConfig(min_placed=7), 11, None).pool.min_placed == 7
+    saved = json.loads((tmp_path / "recipe.json").read_text(encoding="utf-8"))
+    saved["recipe"]["harvest_from"] = won["placed"] - 1
+    (tmp_path / "recipe.json").write_text(json.dumps(saved), encoding="utf-8")
+    loaded, _, start = resolve(p, cfg, 11, tmp_path)
+    assert loaded == recipe and start is None  # the folder's recipe, not a fresh pilot's

@@ -53,12 +53,6 @@ def default_min_placed(puzzle: Puzzle) -> int:
     return max(1, round(248 * puzzle.n_cells / 256))
 
 
-def harvest_floor(puzzle: Puzzle, recipe: Recipe, harvest: HarvestConfig) -> int:
-    """Pieces placed from which dead ends are harvested: the section's ``min_placed``, else the recipe's
-    ``harvest_from`` (a derived recipe's: what its pilot reached), else ``default_min_placed``."""
-    return harvest.min_placed or recipe.harvest_from or default_min_placed(puzzle)
-
-
 def lane_seed(seed: int, lane: int) -> int:
     """Lane 0 runs on the run's seed (one lane is the single DFS); lane i > 0 on an independent stream."""
     return (
@@ -104,7 +98,7 @@ class LongRun:
         winner) when the folder holds no state of its own. ``lanes``: independent DFS's in this process."""
         self.puzzle, self.recipe, self.folder, self.max_attempts = puzzle, recipe, folder, max_attempts
         self.order = make_order(puzzle, recipe.order, recipe.teeth)
-        hmin = harvest_floor(puzzle, recipe, harvest)
+        hmin = harvest.min_placed or default_min_placed(puzzle)
         rules = make_rules(puzzle, self.order, recipe)
         self.lanes = [Dfs(puzzle, self.order, rules, lane_seed(seed, i), hmin) for i in range(lanes)]
         self.pool = Pool(harvest.pool_size, harvest.margin, hmin, folder)

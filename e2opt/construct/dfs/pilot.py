@@ -26,7 +26,6 @@ from ...fill.order import make_order
 from ..finish import placed_joins
 from .config import DfsConfig
 from .derive import branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
-from .longrun import default_min_placed
 from .recipes import given, position, positions, quota_values, user_to_internal
 from .rules import Recipe, UsualRules, make_rules, sequence
 from .search import Dfs
@@ -215,16 +214,6 @@ def abort_marks(best: Trial) -> tuple[tuple[int, int], ...]:
     return (first, (3 * first[0], best.placed))
 
 
-HARVEST_BELOW = 1  # dead ends this many pieces short of the pilot's depth are harvested too
-
-
-def harvest_from(puzzle: Puzzle, best: Trial) -> int:
-    """The harvest pool's floor for the chosen trial: HARVEST_BELOW under the depth it reached, never above
-    longrun.default_min_placed (Blackwood's 60-s depth, which a derived recipe's DFS may never reach: its pool
-    would stay empty and each call complete only its own deepest partial, the first one found)."""
-    return max(1, min(default_min_placed(puzzle), best.placed - HARVEST_BELOW))
-
-
 def calibrate(
     puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None
 ) -> tuple[Recipe, dict, dict | None]:
@@ -252,7 +241,6 @@ def calibrate(
         report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[best_i].label()}
         if cfg.abort is None:
             chosen = chosen.with_(abort=abort_marks(best))
-        chosen = chosen.with_(harvest_from=harvest_from(puzzle, best))
         mark = first_break(chosen, puzzle.n_cells)
         if best.placed < mark:
             relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))

@@ -176,7 +176,6 @@ def describe(puzzle: Puzzle, recipe: Recipe) -> dict:
         "abort": [list(x) for x in recipe.abort],
         "short_first": recipe.short_first,
         "backjump": recipe.backjump,
-        "harvest_from": recipe.harvest_from,
         "frame_colours": [puzzle.user_colour(c) for c in frame_colours(puzzle)],
         **recipe.source,
     }

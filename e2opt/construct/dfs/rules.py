@@ -50,9 +50,6 @@ class Recipe(UsualRules):
     one twice the one before, up to ``node_budget`` (more openings early in a run, the long attempts later).
     ``backjump``: conflict-directed backjumping (kernel.py "Backjumping") where a dead end provably depends
     only on the depths it names.
-    ``harvest_from``: pieces placed (hints included) from which dead ends go to the harvest pool when the
-    section sets no ``harvest.min_placed`` (a derived recipe: one below the pilot's depth, pilot.py); None:
-    longrun.default_min_placed.
     """
 
     order: str
@@ -61,7 +58,6 @@ class Recipe(UsualRules):
     quota: tuple[tuple[int, float], ...]
     qval: tuple[int, ...]
     privileged: tuple[int, ...] = ()  # internal colour ids behind ``qval`` (reporting)
-    harvest_from: int | None = None
     source: dict = field(default_factory=dict, compare=False)  # where each number came from
 
     def with_(self, **changes) -> Recipe:
@@ -69,12 +65,14 @@ class Recipe(UsualRules):
 
     @classmethod
     def from_dict(cls, data: dict) -> Recipe:
-        """The recipe of ``dataclasses.asdict`` read back from JSON (lists become the tuples they were)."""
+        """The recipe of ``dataclasses.asdict`` read back from JSON (lists become the tuples they were). The
+        ``harvest_from`` of folders written by 6de000e-5f36b91 (a pilot-made harvest floor) is dropped: such a
+        folder resumes with the floor of ``harvest.min_placed`` or longrun.default_min_placed."""
 
         def frozen(v):
             return tuple(frozen(x) for x in v) if isinstance(v, list) else v
 
-        return cls(**{k: frozen(v) for k, v in data.items()})
+        return cls(**{k: frozen(v) for k, v in data.items() if k != "harvest_from"})
 
 
 @dataclass(frozen=True, eq=False)
