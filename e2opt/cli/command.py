@@ -1,5 +1,5 @@
-"""The base class of e2opt's subcommands (main.py lists them; solve.py, sweep.py and bench.py hold the
-larger ones) and the options several of them share."""
+"""The base class of e2opt's subcommands (main.py lists them; puzzles.py, solve.py, sweep.py, bench.py and
+others hold them) and the options several of them share."""
 
 from __future__ import annotations
 
