@@ -1,5 +1,5 @@
-"""The commands on a puzzle file and its boards: verify, generate, render, info (none of them runs a
-search, so none imports numba, SciPy or OR-Tools before it needs them)."""
+"""The commands on a puzzle file and its boards, none of which runs a search: verify, generate, render,
+info."""
 
 from __future__ import annotations
 
