@@ -21,8 +21,12 @@ CFG = DfsConfig(
 PUZZLE = generate(6, 6, 3, 4, 11, hints=1, recolour=6)[0]
 
 
-def _run(lanes: int, folder=None, seed: int = 5) -> LongRun:
-    return LongRun(PUZZLE, preset_recipe(CFG, PUZZLE, "blackwood"), CFG.harvest, seed, folder, lanes=lanes)
+RECIPE = preset_recipe(CFG, PUZZLE, "blackwood")
+OTHER = RECIPE.with_(quota=(), breaks=((18, 1), (24, 2), (30, 4)))  # a runner-up: other rules, same order
+
+
+def _run(lanes: int, folder=None, seed: int = 5, others=()) -> LongRun:
+    return LongRun(PUZZLE, RECIPE, CFG.harvest, seed, folder, lanes=lanes, others=others)
 
 
 def _same_search(a, b) -> bool:
@@ -46,14 +50,17 @@ def test_quotas_share_the_placements_and_add_up():
     assert lane_quotas(None, 3) is None
 
 
-@pytest.mark.parametrize("lanes", [2, 3])
-def test_the_lanes_interleaving_never_changes_what_they_find(tmp_path, lanes):
-    """In one piece with one chunk size, or cut twice at checkpoints and resumed with other chunks."""
+@pytest.mark.parametrize("lanes, others", [(2, ()), (3, ()), (3, ((OTHER, None),))])
+def test_the_lanes_interleaving_never_changes_what_they_find(tmp_path, lanes, others):
+    """In one piece with one chunk size, or cut twice at checkpoints and resumed with other chunks; with
+    every lane on one recipe or the lanes on recipes of their own."""
     total = 80_001
-    whole = _run(lanes, tmp_path / "whole")
+    whole = _run(lanes, tmp_path / "whole", others=others)
     whole.run(max_nodes=total, chunk=7_001)
     for i, (cut, chunk) in enumerate(((21_003, 3_000), (50_017, 11_111), (total, 2_500))):
-        part = _run(lanes, tmp_path / "cut")  # a new process would do the same: all from the folder
+        part = _run(
+            lanes, tmp_path / "cut", others=others
+        )  # a new process would do the same: all from the folder
         part.run(max_nodes=cut, chunk=chunk)
         assert part.nodes == cut, i
     assert [lane.nodes for lane in part.lanes] == lane_quotas(total, lanes)
@@ -77,6 +84,25 @@ def test_a_folder_of_one_lane_resumes_with_more_lanes_lane_zero_continuing(tmp_p
     assert _same_search(more.lanes[0], one.lanes[0]) and more.lanes[1].nodes == more.lanes[2].nodes == 0
     more.run(max_nodes=30_000, chunk=4_000)
     assert [lane.nodes for lane in more.lanes] == [10_000, 10_000, 10_000]
+
+
+def test_lanes_of_their_own_recipe_take_it_in_turn_and_continue_its_attempt():
+    """Lane i runs entry i of [recipe, *others] (the plan repeated past its end, a repeat from the root),
+    each with the rules of its recipe, and a lane given an attempt continues it placement for placement."""
+    attempt = LongRun(PUZZLE, OTHER, CFG.harvest, 9, None)
+    attempt.run(max_nodes=5_000, chunk=5_000)
+    state = attempt.lanes[0].arrays()
+    run = _run(3, others=((OTHER, state),))
+    assert run.lane_recipes == [RECIPE, OTHER, RECIPE]
+    assert [lane.nodes for lane in run.lanes] == [0, 5_000, 0]
+    assert run.lanes[1].rules is not run.lanes[0].rules and run.lanes[2].rules is run.lanes[0].rules
+    went_on = LongRun(PUZZLE, OTHER, CFG.harvest, 9, None)
+    went_on.run(max_nodes=15_000, chunk=5_000)
+    run.run(max_nodes=45_000, chunk=5_000)
+    assert _same_search(run.lanes[1], went_on.lanes[0])  # the given attempt, not a fresh one of lane 1's seed
+    assert not _same_search(run.lanes[0], run.lanes[2])
+    with pytest.raises(ValueError, match="fill order"):
+        _run(2, others=((OTHER.with_(order="row_scan"), None),))
 
 
 def test_max_attempts_counts_the_attempts_of_every_lane():

@@ -66,12 +66,12 @@ def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path, monkeypatch):
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
-    a, _, state = resolve(p, cfg, 11, None)
-    b, _, _ = resolve(p, cfg, 11, None)
+    a, _, state = _chosen(p, cfg, 11, None)
+    b, _, _ = _chosen(p, cfg, 11, None)
     assert a == b and a.source["recipe"] == "derived"
-    again, _, _ = resolve(p, cfg, 11, tmp_path)
+    again, _, _ = _chosen(p, cfg, 11, tmp_path)
     assert (tmp_path / "recipe.json").exists()
-    kept, report, kept_state = resolve(p, cfg, 12, tmp_path)  # another seed, the same folder: its recipe
+    kept, report, kept_state = _chosen(p, cfg, 12, tmp_path)  # another seed, the same folder: its recipe
     assert kept == again and "trials" in report
     assert state is not None and kept_state is None  # the folder's DFS goes on from its own state then
 
@@ -81,13 +81,19 @@ def test_the_run_continues_the_pilots_winning_attempt(monkeypatch):
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
-    recipe, report, state = resolve(p, cfg, 11, None)
+    recipe, report, state = _chosen(p, cfg, 11, None)
     won = next(t for t in report["trials"] if t["dropped"] is None)
     run = LongRun(p, recipe, cfg.harvest, 11, None, start=state)
     summary = run.run(max_nodes=won["nodes"] + 1)
     assert summary.attempts == 1 and len(summary.call_codes) + len(p.hints) >= won["placed"]
     fresh = LongRun(p, recipe, cfg.harvest, 11, None).run(max_nodes=1)
     assert fresh.nodes == 1 and len(fresh.call_codes) <= 1  # without it: a fresh attempt from the root
+
+
+def _chosen(p, cfg, seed, folder):
+    """The chosen recipe, the report and the chosen attempt of ``resolve``."""
+    ranked, report = resolve(p, cfg, seed, folder)
+    return ranked[0][0], report, ranked[0][1]
 
 
 def _placements_advance(attempt, cpu_s):
@@ -115,12 +121,12 @@ def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatc
         pilot, "candidates", lambda puzzle, limit: [pilot.Knobs(0.8, 0.4, 0), pilot.Knobs(0.8, 0.6, 0)]
     )
     said: list[str] = []
-    recipe, report, state = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
+    [(recipe, state)], report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
     assert len(said) == 1 and said[0].startswith("dfs: no pilot attempt reached position")
     assert report["relaxed"] == said[0] and recipe.source.get("relaxed") is True
     assert recipe.quota == () and recipe.clue_breaks == 1 and state is None  # relaxed: a fresh attempt
     monkeypatch.setattr(pilot, "derived_recipe", real)
-    _, report, state = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
+    [(_, state), _], report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
     assert "relaxed" not in report and len(said) == 1 and state is not None  # passes: no new warning
 
 
@@ -153,15 +159,15 @@ def test_halving_gives_the_survivors_the_longer_horizon_and_equal_rounds():
     assert (
         max(range(4), key=lambda i: (curves[i].a + curves[i].b * 2, -i)) == 0
     )  # one trial each: the fast one
-    assert pilot.halving(curves, 8.0) == 1
+    assert pilot.halving(curves, 8.0) == [1, 0, 2, 3]
     assert [c.trial.dropped for c in curves] == [2, None, 1, 1]
     assert [c.trial.cpu_s for c in curves] == [3.0, 3.0, 1.0, 1.0]  # two rounds of 4 s: 4 x 1 s, then 2 x 2 s
-    assert pilot.halving([_Curve(5, 0)], 3.0) == 0
+    assert pilot.halving([_Curve(5, 0)], 3.0) == [0]
 
 
 def test_halving_breaks_ties_toward_the_earlier_candidate():
     curves = [_Curve(7, 0) for _ in range(5)]
-    assert pilot.halving(curves, 6.0) == 0
+    assert pilot.halving(curves, 6.0) == [0, 1, 2, 3, 4]
     assert [c.trial.dropped for c in curves] == [None, 3, 2, 1, 1]  # 5 -> 3 -> 2 -> 1
 
 
@@ -185,7 +191,7 @@ def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_w
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
-    recipe, report, state = resolve(p, cfg, 11, tmp_path)
+    recipe, report, state = _chosen(p, cfg, 11, tmp_path)
     won = next(t for t in report["trials"] if t["dropped"] is None)
     assert won["placed"] - 1 != default_min_placed(p)  # a floor from the pilot's depth would differ
     run = LongRun(p, recipe, cfg.harvest, 11, None, start=state)
@@ -194,5 +200,49 @@ def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_w
     saved = json.loads((tmp_path / "recipe.json").read_text(encoding="utf-8"))
     saved["recipe"]["harvest_from"] = won["placed"] - 1
     (tmp_path / "recipe.json").write_text(json.dumps(saved), encoding="utf-8")
-    loaded, _, start = resolve(p, cfg, 11, tmp_path)
+    loaded, _, start = _chosen(p, cfg, 11, tmp_path)
     assert loaded == recipe and start is None  # the folder's recipe, not a fresh pilot's
+
+
+def test_the_pilots_ranking_is_kept_in_the_folder_and_a_folder_without_it_resumes_with_one(
+    monkeypatch, tmp_path
+):
+    """resolve returns every candidate best first (the winner, then by the round it was dropped in and its
+    joins), each with its own attempt and abort marks; the folder gives the same recipes back, without
+    attempts (its DFS state is its own); a recipe.json written before the ranking was kept holds one."""
+    p = generate(8, 8, 3, 5, 4, recolour=4)[0]
+    cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
+    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
+    ranked, report = resolve(p, cfg, 11, tmp_path)
+    trials = report["trials"]
+    best_first = sorted(
+        range(len(trials)), key=lambda i: (-(trials[i]["dropped"] or 99), -trials[i]["joins"], i)
+    )
+    assert [r.source["knobs"] for r, _ in ranked] == [trials[i]["knobs"] for i in best_first]
+    assert len(ranked) == 4 and all(state is not None for _, state in ranked)
+    assert [r.abort for r, _ in ranked] == [pilot.abort_marks(pilot.Trial(None, trials[i]["placed"],
+                                            nodes=trials[i]["nodes"])) for i in best_first]  # fmt: skip
+    again, _ = resolve(p, cfg, 12, tmp_path)
+    assert [r for r, _ in again] == [r for r, _ in ranked] and all(s is None for _, s in again)
+    saved = json.loads((tmp_path / "recipe.json").read_text(encoding="utf-8"))
+    del saved["runners_up"]
+    (tmp_path / "recipe.json").write_text(json.dumps(saved), encoding="utf-8")
+    assert [r for r, _ in resolve(p, cfg, 12, tmp_path)[0]] == [ranked[0][0]]
+
+
+def test_ranked_lanes_run_the_pilots_best_candidates_and_winner_lanes_the_winner(monkeypatch, tmp_path):
+    """The construction with two lanes: ``ranked`` runs the pilot's first two, ``winner`` its first twice."""
+    from e2opt.construct.dfs.build import build_dfs
+
+    p = generate(8, 8, 3, 5, 4, recolour=4, hints=2)[0]
+    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
+    labels = {}
+    for mode in ("ranked", "winner"):
+        cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4), lanes=2, lane_recipes=mode,
+                        time_limit_cpu_s=0.5, harvest=HarvestConfig(cpsat_wall_s=0.2, repair_cpu_s=0.1))  # fmt: skip
+        board, info = build_dfs(p, cfg, np.random.default_rng(3), None, tmp_path / mode, None)
+        ranked, _ = resolve(p, cfg, 0, tmp_path / mode / "harvest")  # the folder the run wrote
+        assert info["lane_recipes"][0] == info["pilot"]["chosen"] == ranked[0][0].source["knobs"]
+        labels[mode] = info["lane_recipes"]
+        assert sorted(board.piece.ravel()) == list(range(p.n_cells))  # a whole board, each piece once
+    assert labels["winner"] == [labels["ranked"][0]] * 2 and labels["ranked"][1] != labels["ranked"][0]

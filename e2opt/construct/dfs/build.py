@@ -38,7 +38,7 @@ from .complete import complete, completion_cost
 from .config import DfsConfig
 from .harvest import Entry, board_entry
 from .longrun import LongRun
-from .pilot import calibrate
+from .pilot import Ranked, calibrate
 from .recipes import describe, preset_recipe, recipe_name
 from .rules import Recipe
 
@@ -54,10 +54,12 @@ def resolve(
     folder: Path | None,
     warn: Callable[[str], None] | None = None,
     budget_s: float | None = None,
-) -> tuple[Recipe, dict, dict | None]:
-    """The recipe this section means on this puzzle, how it was found (a pilot's report) and the pilot's
-    winning attempt to continue (None for a preset); a recipe resolved before in ``folder`` for the same
-    section is taken as it is (same run, same rules; the DFS's own state is in the folder then)."""
+) -> tuple[Ranked, dict]:
+    """The recipes this section means on this puzzle, best first, each with the pilot's attempt to continue
+    (pilot.calibrate; a preset is one recipe, from the root), and how they were found (a pilot's report).
+    Recipes resolved before in ``folder`` for the same section are taken as they are (same run, same
+    rules; the DFS's own state is in the folder then). A folder written before the ranking was kept holds
+    the chosen recipe alone."""
     name = recipe_name(cfg, puzzle)
     wanted = {
         k: v
@@ -68,18 +70,20 @@ def resolve(
         try:
             saved = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
             if saved["section"] == wanted:
-                return Recipe.from_dict(saved["recipe"]), saved["report"], None
+                recipes = [saved["recipe"], *saved.get("runners_up", [])]
+                return [(Recipe.from_dict(r), None) for r in recipes], saved["report"]
         except (ValueError, KeyError, TypeError):
             pass  # unreadable or another section: resolve afresh
     if name == "derived":
-        recipe, report, start = calibrate(puzzle, cfg, seed, warn, budget_s)
+        ranked, report = calibrate(puzzle, cfg, seed, warn, budget_s)
     else:
-        recipe, report, start = preset_recipe(cfg, puzzle, name), {}, None
+        ranked, report = [(preset_recipe(cfg, puzzle, name), None)], {}
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-        data = {"section": wanted, "recipe": asdict(recipe), "report": report}
+        first, *rest = (asdict(r) for r, _ in ranked)
+        data = {"section": wanted, "recipe": first, "runners_up": rest, "report": report}
         atomic_write_text(folder / RECIPE, json.dumps(data, indent=1))
-    return recipe, report, start
+    return ranked, report
 
 
 def _board(puzzle: Puzzle, entry: Entry) -> Board:
@@ -155,8 +159,9 @@ def build_dfs(
     seed = int(rng.integers(2**62))
     budget = cfg.time_limit_cpu_s if deadline_s is None else min(cfg.time_limit_cpu_s, deadline_s)
     warn = None if report is None else (lambda text: report(f"warning: {text}"))
-    recipe, pilot, start = resolve(puzzle, cfg, seed, folder, warn, budget)
-    run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes)
+    ranked, pilot = resolve(puzzle, cfg, seed, folder, warn, budget)
+    (recipe, start), others = ranked[0], ranked[1:] if cfg.lane_recipes == "ranked" else []
+    run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes, others)
     limit = dfs_limit(cfg, deadline_s, time.process_time() - began)
     lines = Ticks(report)
     lanes = f" ({cfg.lanes} lanes)" if cfg.lanes > 1 else ""
@@ -204,6 +209,7 @@ def build_dfs(
     nh = len(puzzle.hints)
     info = {
         "recipe": describe(puzzle, recipe),
+        "lane_recipes": [r.source.get("knobs", r.source.get("recipe")) for r in run.lane_recipes],
         "pilot": pilot,
         "nodes": summary.nodes,
         "nodes_per_s": round(summary.nodes / max(summary.cpu_s, 1e-9)),

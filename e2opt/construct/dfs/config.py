@@ -109,7 +109,9 @@ class DfsConfig:
     in between ([] = none); ``quota_on: pieces`` counts Verhaard's good pieces instead of privileged
     sides. ``abort``: [placements, position]: an attempt behind it is dropped. ``node_budget``:
     placements per attempt; ``short_first``: the first attempts shorter; ``backjump``: a dead end that only
-    some earlier depths caused jumps back to the deepest of them (rules.Recipe).
+    some earlier depths caused jumps back to the deepest of them (rules.Recipe). ``lanes``: independent
+    DFS's in one process; ``lane_recipes: ranked`` gives lane i the pilot's i-th best candidate (its
+    attempt continued) instead of the winner for every lane (a preset has one recipe: every lane runs it).
     """
 
     recipe: Literal["auto", "derived", "blackwood", "verhaard", "backtrack"] = "auto"
@@ -137,6 +139,7 @@ class DfsConfig:
     time_limit_cpu_s: float = 60.0
     max_attempts: int | None = None
     lanes: int = 1
+    lane_recipes: Literal["winner", "ranked"] = "winner"
     pilot: PilotConfig = field(default_factory=PilotConfig)
     harvest: HarvestConfig = field(default_factory=HarvestConfig)
 

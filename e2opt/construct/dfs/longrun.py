@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,14 +93,28 @@ class LongRun:
         max_attempts: int | None = None,
         start: dict[str, np.ndarray] | None = None,
         lanes: int = 1,
+        others: Sequence[tuple[Recipe, dict[str, np.ndarray] | None]] = (),
     ):
         """``start``: an attempt for lane 0 to continue (``Dfs.arrays()`` of the same recipe, the pilot's
-        winner) when the folder holds no state of its own. ``lanes``: independent DFS's in this process."""
+        winner) when the folder holds no state of its own. ``lanes``: independent DFS's in this process.
+        ``others``: recipes (each with its attempt, or None) for lanes 1, 2, ... in turn, the plan
+        ``[(recipe, start), *others]`` repeated when there are more lanes (a repeat starts from the root);
+        none: every lane runs ``recipe``. Every recipe keeps ``recipe``'s fill order."""
         self.puzzle, self.recipe, self.folder, self.max_attempts = puzzle, recipe, folder, max_attempts
         self.order = make_order(puzzle, recipe.order, recipe.teeth)
+        if any((r.order, r.teeth) != (recipe.order, recipe.teeth) for r, _ in others):
+            raise ValueError("lanes: every lane's recipe must keep the first lane's fill order")
         hmin = harvest.min_placed or default_min_placed(puzzle)
-        rules = make_rules(puzzle, self.order, recipe)
-        self.lanes = [Dfs(puzzle, self.order, rules, lane_seed(seed, i), hmin) for i in range(lanes)]
+        plan = [(recipe, start), *others]
+        rules = {}  # one set of kernel arrays per distinct recipe
+        self.lanes, self.lane_recipes, starts = [], [], []
+        for i in range(lanes):
+            r, s = plan[i % len(plan)]
+            if r not in rules:
+                rules[r] = make_rules(puzzle, self.order, r)
+            self.lanes.append(Dfs(puzzle, self.order, rules[r], lane_seed(seed, i), hmin))
+            self.lane_recipes.append(r)
+            starts.append(s if i < len(plan) else None)
         self.pool = Pool(harvest.pool_size, harvest.margin, hmin, folder)
         self.cpu_before = 0.0
         self.best_codes = np.zeros(0, dtype=np.int32)
@@ -110,8 +124,10 @@ class LongRun:
             self._load(folder / "state.npz")
             for lane in self.lanes:
                 lane.restart_deepest()  # so that ``call_codes`` is reached by this object, not loaded
-        elif start is not None:
-            self.lanes[0].load(start)  # its deepest partial counts as this call's
+        else:
+            for lane, s in zip(self.lanes, starts, strict=True):
+                if s is not None:
+                    lane.load(s)  # its deepest partial counts as this call's
         self.cpu_loaded = self.cpu_before
 
     @property

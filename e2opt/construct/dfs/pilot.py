@@ -169,11 +169,12 @@ class Attempt:
         return t
 
 
-def halving(attempts: list[Attempt], total_s: float) -> int:
+def halving(attempts: list[Attempt], total_s: float) -> list[int]:
     """Successive halving: ceil(log2 n) rounds of equal CPU (``total_s`` in all), each shared by the
     candidates still in; after each, the better half by matched joins of the deepest partial goes on
     (ties: the earlier candidate), its attempt continued where it stopped. A quota that costs depth in the
-    first second and pays later thus gets a longer horizon than one short trial each. The winner's index."""
+    first second and pays later thus gets a longer horizon than one short trial each. Every candidate's
+    index, best first: the winner, then the later a candidate was dropped the better, in a round by joins."""
     alive = list(range(len(attempts)))
     rounds = max(1, math.ceil(math.log2(len(alive))))
     for r in range(1, rounds + 1):
@@ -184,7 +185,11 @@ def halving(attempts: list[Attempt], total_s: float) -> int:
         for i in alive[keep:]:
             attempts[i].trial.dropped = r
         alive = alive[:keep]
-    return alive[0]
+    last = rounds + 1  # the winner's rank key: never dropped
+    return sorted(
+        range(len(attempts)),
+        key=lambda i: (-(attempts[i].trial.dropped or last), -attempts[i].trial.joins, i),
+    )
 
 
 def first_break(recipe: Recipe, cells: int) -> int:
@@ -214,13 +219,18 @@ def abort_marks(best: Trial) -> tuple[tuple[int, int], ...]:
     return (first, (3 * first[0], best.placed))
 
 
+Ranked = list[tuple[Recipe, dict | None]]  # recipes best first, each with its attempt to continue
+
+
 def calibrate(
     puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None
-) -> tuple[Recipe, dict, dict | None]:
-    """The pilot of the module docstring: the chosen recipe, a report of every trial, and the winner's
-    attempt (``Dfs.arrays()``; None without a pilot or when relaxed), which the run continues: an attempt
-    that got deep is not thrown away for a fresh one that may die early. The halving gets ``pilot.cpu_s``
-    in all, cut to PILOT_SHARE of ``budget_s``."""
+) -> tuple[Ranked, dict]:
+    """The pilot of the module docstring: the candidates' recipes best first, each with its attempt
+    (``Dfs.arrays()``; None without a pilot or when relaxed), which a run continues (an attempt that got
+    deep is not thrown away for a fresh one that may die early), and a report of every trial. The first is
+    the chosen recipe; the others are for lanes of their own (``lane_recipes: ranked``). Each takes the
+    abort marks of its own trial. The halving gets ``pilot.cpu_s`` in all, cut to PILOT_SHARE of
+    ``budget_s``. Relaxed or without a pilot, one recipe."""
     start = time.process_time()
     pool = candidates(puzzle, cfg.pilot.candidates)
     if not cfg.pilot.enabled:
@@ -229,25 +239,32 @@ def calibrate(
     kept = [i for i, r in enumerate(recipes) if r not in recipes[:i]]  # a hint never late: tried once
     pool, recipes = [pool[i] for i in kept], [recipes[i] for i in kept]
     report: dict = {}
-    chosen, start_state = recipes[0], None
+    ranked: Ranked = [(recipes[0], None)]
     if cfg.pilot.enabled:
         total = cfg.pilot.cpu_s if budget_s is None else min(cfg.pilot.cpu_s, PILOT_SHARE * budget_s)
         attempts = [
             Attempt(puzzle, r, k, seed + i) for i, (r, k) in enumerate(zip(recipes, pool, strict=True))
         ]
         attempts[0].dfs.step(1)  # the kernel compiled or loaded outside the trials' clocks
-        best_i = halving(attempts, total)
-        best, chosen, start_state = attempts[best_i].trial, recipes[best_i], attempts[best_i].dfs.arrays()
-        report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[best_i].label()}
-        if cfg.abort is None:
-            chosen = chosen.with_(abort=abort_marks(best))
-        mark = first_break(chosen, puzzle.n_cells)
+        order = halving(attempts, total)
+        ranked = [
+            (
+                recipes[i]
+                if cfg.abort is not None
+                else recipes[i].with_(abort=abort_marks(attempts[i].trial)),
+                attempts[i].dfs.arrays(),
+            )
+            for i in order
+        ]
+        best = attempts[order[0]].trial
+        report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[order[0]].label()}
+        mark = first_break(ranked[0][0], puzzle.n_cells)
         if best.placed < mark:
             relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))
             text = relaxed_warning(mark, puzzle.n_cells, best.placed)
             if warn is not None:
                 warn(text)
             report["relaxed"] = text
-            chosen, start_state = relaxed.with_(source={**relaxed.source, "relaxed": True}, abort=()), None
+            ranked = [(relaxed.with_(source={**relaxed.source, "relaxed": True}, abort=()), None)]
     report["cpu_s"] = round(time.process_time() - start, 3)
-    return chosen, report, start_state
+    return ranked, report
