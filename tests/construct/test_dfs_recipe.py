@@ -209,7 +209,8 @@ def test_the_pilots_ranking_is_kept_in_the_folder_and_a_folder_without_it_resume
 ):
     """resolve returns every candidate best first (the winner, then by the round it was dropped in and its
     joins), each with its own attempt and abort marks; the folder gives the same recipes back, without
-    attempts (its DFS state is its own); a recipe.json written before the ranking was kept holds one."""
+    attempts (its DFS state is its own); a recipe.json written before the ranking and ``lane_recipes``
+    existed holds one recipe and is taken as it is (not a fresh pilot's)."""
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
@@ -225,7 +226,7 @@ def test_the_pilots_ranking_is_kept_in_the_folder_and_a_folder_without_it_resume
     again, _ = resolve(p, cfg, 12, tmp_path)
     assert [r for r, _ in again] == [r for r, _ in ranked] and all(s is None for _, s in again)
     saved = json.loads((tmp_path / "recipe.json").read_text(encoding="utf-8"))
-    del saved["runners_up"]
+    del saved["runners_up"], saved["section"]["lane_recipes"]  # as a folder of 146bcf8 and before
     (tmp_path / "recipe.json").write_text(json.dumps(saved), encoding="utf-8")
     assert [r for r, _ in resolve(p, cfg, 12, tmp_path)[0]] == [ranked[0][0]]
 

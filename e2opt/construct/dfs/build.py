@@ -47,6 +47,17 @@ RECIPE = "recipe.json"
 MAX_REPEATS = 4  # completions a call may throw away because they repeat a board made before
 
 
+def section(cfg: DfsConfig) -> dict:
+    """The keys that make a recipe (the budget, lanes and harvest do not), as ``recipe.json`` keeps them. A
+    key a folder's file lacks was added later with a default that keeps the behaviour before: it counts
+    at that default."""
+    return {
+        k: v
+        for k, v in to_plain(cfg).items()
+        if k not in ("time_limit_cpu_s", "max_attempts", "lanes", "harvest")
+    }
+
+
 def resolve(
     puzzle: Puzzle,
     cfg: DfsConfig,
@@ -61,15 +72,11 @@ def resolve(
     rules; the DFS's own state is in the folder then). A folder written before the ranking was kept holds
     the chosen recipe alone."""
     name = recipe_name(cfg, puzzle)
-    wanted = {
-        k: v
-        for k, v in to_plain(cfg).items()
-        if k not in ("time_limit_cpu_s", "max_attempts", "lanes", "harvest")
-    }
+    wanted = section(cfg)
     if folder is not None and (folder / RECIPE).exists():
         try:
             saved = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
-            if saved["section"] == wanted:
+            if {**section(DfsConfig()), **saved["section"]} == wanted:
                 recipes = [saved["recipe"], *saved.get("runners_up", [])]
                 return [(Recipe.from_dict(r), None) for r in recipes], saved["report"]
         except (ValueError, KeyError, TypeError):
