@@ -5,6 +5,8 @@ interleaving: other chunk sizes, a resume from the folder at any point, one lane
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -58,9 +60,8 @@ def test_the_lanes_interleaving_never_changes_what_they_find(tmp_path, lanes, ot
     whole = _run(lanes, tmp_path / "whole", others=others)
     whole.run(max_nodes=total, chunk=7_001)
     for i, (cut, chunk) in enumerate(((21_003, 3_000), (50_017, 11_111), (total, 2_500))):
-        part = _run(
-            lanes, tmp_path / "cut", others=others
-        )  # a new process would do the same: all from the folder
+        # a new process would do the same: all from the folder
+        part = _run(lanes, tmp_path / "cut", others=others)
         part.run(max_nodes=cut, chunk=chunk)
         assert part.nodes == cut, i
     assert [lane.nodes for lane in part.lanes] == lane_quotas(total, lanes)
@@ -103,6 +104,37 @@ def test_lanes_of_their_own_recipe_take_it_in_turn_and_continue_its_attempt():
     assert not _same_search(run.lanes[0], run.lanes[2])
     with pytest.raises(ValueError, match="fill order"):
         _run(2, others=((OTHER.with_(order="row_scan"), None),))
+
+
+def test_a_lane_resumed_under_another_recipe_starts_from_the_root_and_the_others_continue(tmp_path):
+    """The checkpoint names each lane's recipe: a folder of two winner lanes resumed with a runner-up for
+    lane 1 continues lane 0 and starts lane 1 afresh; a checkpoint written before the names were kept counts
+    as every lane on the first recipe."""
+    both = _run(2, tmp_path / "f")
+    both.run(max_nodes=20_000, chunk=4_000)
+    assert _same_search(_run(2, tmp_path / "f").lanes[1], both.lanes[1])  # the same plan: both go on
+    other = _run(2, tmp_path / "f", others=((OTHER, None),))
+    assert _same_search(other.lanes[0], both.lanes[0]) and other.lanes[1].nodes == 0
+    path = tmp_path / "f" / "state.npz"
+    with np.load(path) as data:
+        arrays = {n: data[n] for n in data.files}
+    info = json.loads(bytes(arrays["info"]).decode())
+    del info["recipes"]
+    arrays["info"] = np.frombuffer(json.dumps(info).encode(), dtype=np.uint8)
+    np.savez(path, **arrays)
+    old = _run(2, tmp_path / "f", others=((OTHER, None),))
+    assert _same_search(old.lanes[0], both.lanes[0]) and old.lanes[1].nodes == 0
+    assert _same_search(_run(2, tmp_path / "f").lanes[1], both.lanes[1])
+
+
+def test_the_given_attempts_are_checkpointed_at_once(tmp_path):
+    """A kill before the first periodic checkpoint resumes the pilot's attempts, not fresh ones."""
+    attempt = LongRun(PUZZLE, OTHER, CFG.harvest, 9, None)
+    attempt.run(max_nodes=5_000, chunk=5_000)
+    LongRun(PUZZLE, RECIPE, CFG.harvest, 5, tmp_path, lanes=2, others=((OTHER, attempt.lanes[0].arrays()),))
+    resumed = _run(2, tmp_path, others=((OTHER, None),))  # nothing run: as after a kill
+    assert [lane.nodes for lane in resumed.lanes] == [0, 5_000]
+    assert _same_search(resumed.lanes[1], attempt.lanes[0])
 
 
 def test_max_attempts_counts_the_attempts_of_every_lane():

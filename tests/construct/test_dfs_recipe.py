@@ -66,12 +66,12 @@ def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path, monkeypatch):
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
-    a, _, state = _chosen(p, cfg, 11, None)
-    b, _, _ = _chosen(p, cfg, 11, None)
+    a, _, state = _winner(p, cfg, 11, None)
+    b, _, _ = _winner(p, cfg, 11, None)
     assert a == b and a.source["recipe"] == "derived"
-    again, _, _ = _chosen(p, cfg, 11, tmp_path)
+    again, _, _ = _winner(p, cfg, 11, tmp_path)
     assert (tmp_path / "recipe.json").exists()
-    kept, report, kept_state = _chosen(p, cfg, 12, tmp_path)  # another seed, the same folder: its recipe
+    kept, report, kept_state = _winner(p, cfg, 12, tmp_path)  # another seed, the same folder: its recipe
     assert kept == again and "trials" in report
     assert state is not None and kept_state is None  # the folder's DFS goes on from its own state then
 
@@ -81,7 +81,7 @@ def test_the_run_continues_the_pilots_winning_attempt(monkeypatch):
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
-    recipe, report, state = _chosen(p, cfg, 11, None)
+    recipe, report, state = _winner(p, cfg, 11, None)
     won = next(t for t in report["trials"] if t["dropped"] is None)
     run = LongRun(p, recipe, cfg.harvest, 11, None, start=state)
     summary = run.run(max_nodes=won["nodes"] + 1)
@@ -90,7 +90,7 @@ def test_the_run_continues_the_pilots_winning_attempt(monkeypatch):
     assert fresh.nodes == 1 and len(fresh.call_codes) <= 1  # without it: a fresh attempt from the root
 
 
-def _chosen(p, cfg, seed, folder):
+def _winner(p, cfg, seed, folder):
     """The chosen recipe, the report and the chosen attempt of ``resolve``."""
     ranked, report = resolve(p, cfg, seed, folder)
     return ranked[0][0], report, ranked[0][1]
@@ -165,6 +165,14 @@ def test_halving_gives_the_survivors_the_longer_horizon_and_equal_rounds():
     assert pilot.halving([_Curve(5, 0)], 3.0) == [0]
 
 
+def test_halving_ranks_by_the_round_a_candidate_was_dropped_in_then_by_its_joins():
+    """Round 1 (1 s each): 30, 50, 40, 42 joins, 0 and 2 dropped; round 2 (2 s each): 50 and 32, 3 dropped.
+    By final joins alone 2 (40) would come before 3 (32)."""
+    curves = [_Curve(10, 20), _Curve(50, 0), _Curve(40, 0), _Curve(47, -5)]
+    assert pilot.halving(curves, 8.0) == [1, 3, 2, 0]
+    assert [c.trial.dropped for c in curves] == [1, None, 1, 2]
+
+
 def test_halving_breaks_ties_toward_the_earlier_candidate():
     curves = [_Curve(7, 0) for _ in range(5)]
     assert pilot.halving(curves, 6.0) == [0, 1, 2, 3, 4]
@@ -191,7 +199,7 @@ def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_w
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
-    recipe, report, state = _chosen(p, cfg, 11, tmp_path)
+    recipe, report, state = _winner(p, cfg, 11, tmp_path)
     won = next(t for t in report["trials"] if t["dropped"] is None)
     assert won["placed"] - 1 != default_min_placed(p)  # a floor from the pilot's depth would differ
     run = LongRun(p, recipe, cfg.harvest, 11, None, start=state)
@@ -200,17 +208,18 @@ def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_w
     saved = json.loads((tmp_path / "recipe.json").read_text(encoding="utf-8"))
     saved["recipe"]["harvest_from"] = won["placed"] - 1
     (tmp_path / "recipe.json").write_text(json.dumps(saved), encoding="utf-8")
-    loaded, _, start = _chosen(p, cfg, 11, tmp_path)
+    loaded, _, start = _winner(p, cfg, 11, tmp_path)
     assert loaded == recipe and start is None  # the folder's recipe, not a fresh pilot's
 
 
 def test_the_pilots_ranking_is_kept_in_the_folder_and_a_folder_without_it_resumes_with_one(
     monkeypatch, tmp_path
 ):
-    """resolve returns every candidate best first (the winner, then by the round it was dropped in and its
-    joins), each with its own attempt and abort marks; the folder gives the same recipes back, without
-    attempts (its DFS state is its own); a recipe.json written before the ranking and ``lane_recipes``
-    existed holds one recipe and is taken as it is (not a fresh pilot's)."""
+    """resolve returns the candidates best first (the winner, then by the round each was dropped in and
+    its joins; a runner-up that never reached its first break is left out), each with its own attempt and
+    abort marks; the folder gives the same recipes back, without attempts (its DFS state is its own); a
+    recipe.json written before the ranking and ``lane_recipes`` existed holds one recipe and is taken as
+    it is (not a fresh pilot's)."""
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
@@ -219,14 +228,17 @@ def test_the_pilots_ranking_is_kept_in_the_folder_and_a_folder_without_it_resume
     best_first = sorted(
         range(len(trials)), key=lambda i: (-(trials[i]["dropped"] or 99), -trials[i]["joins"], i)
     )
-    assert [r.source["knobs"] for r, _ in ranked] == [trials[i]["knobs"] for i in best_first]
-    assert len(ranked) == 4 and all(state is not None for _, state in ranked)
+    first = [pilot.first_break(pilot.derived_recipe(p, cfg, k), p.n_cells) for k in pilot.candidates(p, 4)]
+    lanes = best_first[:1] + [i for i in best_first[1:] if trials[i]["placed"] >= first[i]]
+    assert 1 < len(lanes) < 4  # this seed has both: a runner-up past its first break, one short of it
+    assert [r.source["knobs"] for r, _ in ranked] == [trials[i]["knobs"] for i in lanes]
+    assert all(state is not None for _, state in ranked)
     assert [r.abort for r, _ in ranked] == [pilot.abort_marks(pilot.Trial(None, trials[i]["placed"],
-                                            nodes=trials[i]["nodes"])) for i in best_first]  # fmt: skip
+                                            nodes=trials[i]["nodes"])) for i in lanes]  # fmt: skip
     again, _ = resolve(p, cfg, 12, tmp_path)
     assert [r for r, _ in again] == [r for r, _ in ranked] and all(s is None for _, s in again)
     saved = json.loads((tmp_path / "recipe.json").read_text(encoding="utf-8"))
-    del saved["runners_up"], saved["section"]["lane_recipes"]  # as a folder of 146bcf8 and before
+    del saved["runners_up"], saved["section"]["backjump"]  # as a folder written before either existed
     (tmp_path / "recipe.json").write_text(json.dumps(saved), encoding="utf-8")
     assert [r for r, _ in resolve(p, cfg, 12, tmp_path)[0]] == [ranked[0][0]]
 
@@ -235,15 +247,16 @@ def test_ranked_lanes_run_the_pilots_best_candidates_and_winner_lanes_the_winner
     """The construction with two lanes: ``ranked`` runs the pilot's first two, ``winner`` its first twice."""
     from e2opt.construct.dfs.build import build_dfs
 
-    p = generate(8, 8, 3, 5, 4, recolour=4, hints=2)[0]
+    p = generate(8, 8, 3, 5, 4, recolour=4)[0]
     monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
-    labels = {}
+    labels, rankings = {}, {}
     for mode in ("ranked", "winner"):
         cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4), lanes=2, lane_recipes=mode,
                         time_limit_cpu_s=0.5, harvest=HarvestConfig(cpsat_wall_s=0.2, repair_cpu_s=0.1))  # fmt: skip
         board, info = build_dfs(p, cfg, np.random.default_rng(3), None, tmp_path / mode, None)
         ranked, _ = resolve(p, cfg, 0, tmp_path / mode / "harvest")  # the folder the run wrote
         assert info["lane_recipes"][0] == info["pilot"]["chosen"] == ranked[0][0].source["knobs"]
-        labels[mode] = info["lane_recipes"]
+        labels[mode], rankings[mode] = info["lane_recipes"], [r.source["knobs"] for r, _ in ranked]
         assert sorted(board.piece.ravel()) == list(range(p.n_cells))  # a whole board, each piece once
+    assert labels["ranked"] == rankings["ranked"][:2] and len(rankings["ranked"]) > 1
     assert labels["winner"] == [labels["ranked"][0]] * 2 and labels["ranked"][1] != labels["ranked"][0]

@@ -47,15 +47,14 @@ RECIPE = "recipe.json"
 MAX_REPEATS = 4  # completions a call may throw away because they repeat a board made before
 
 
+NOT_RECIPE = ("time_limit_cpu_s", "max_attempts", "lanes", "lane_recipes", "harvest")  # may change on resume
+
+
 def section(cfg: DfsConfig) -> dict:
-    """The keys that make a recipe (the budget, lanes and harvest do not), as ``recipe.json`` keeps them. A
-    key a folder's file lacks was added later with a default that keeps the behaviour before: it counts
-    at that default."""
-    return {
-        k: v
-        for k, v in to_plain(cfg).items()
-        if k not in ("time_limit_cpu_s", "max_attempts", "lanes", "harvest")
-    }
+    """The keys that make the recipes, as ``recipe.json`` keeps them (budget, lanes and harvest do not). A
+    top-level key a folder's file lacks was added later with a default that keeps the behaviour before
+    (``backjump``, ``short_first``): it counts at that default."""
+    return {k: v for k, v in to_plain(cfg).items() if k not in NOT_RECIPE}
 
 
 def resolve(
@@ -70,7 +69,7 @@ def resolve(
     (pilot.calibrate; a preset is one recipe, from the root), and how they were found (a pilot's report).
     Recipes resolved before in ``folder`` for the same section are taken as they are (same run, same
     rules; the DFS's own state is in the folder then). A folder written before the ranking was kept holds
-    the chosen recipe alone."""
+    the chosen recipe alone: every lane runs it."""
     name = recipe_name(cfg, puzzle)
     wanted = section(cfg)
     if folder is not None and (folder / RECIPE).exists():
@@ -167,7 +166,7 @@ def build_dfs(
     budget = cfg.time_limit_cpu_s if deadline_s is None else min(cfg.time_limit_cpu_s, deadline_s)
     warn = None if report is None else (lambda text: report(f"warning: {text}"))
     ranked, pilot = resolve(puzzle, cfg, seed, folder, warn, budget)
-    (recipe, start), others = ranked[0], ranked[1:] if cfg.lane_recipes == "ranked" else []
+    (recipe, start), others = ranked[0], (ranked[1:] if cfg.lane_recipes == "ranked" else [])
     run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes, others)
     limit = dfs_limit(cfg, deadline_s, time.process_time() - began)
     lines = Ticks(report)

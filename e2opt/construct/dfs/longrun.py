@@ -10,11 +10,12 @@ written by the former breakdfs package keeps its pool, counts and CPU; its DFS s
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -73,6 +74,12 @@ def lane_arrays(arrays: dict[str, np.ndarray], lane: int) -> dict[str, np.ndarra
     return {n[len(prefix) :]: a for n, a in arrays.items() if n.startswith(prefix)}
 
 
+def recipe_key(recipe: Recipe) -> str:
+    """A stable name of a recipe's rules (its ``source`` left out), kept per lane in the checkpoint."""
+    rules = {k: v for k, v in asdict(recipe).items() if k != "source"}
+    return hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def lane_quotas(max_nodes: int | None, lanes: int) -> list[int] | None:
     """``max_nodes`` placements in all, shared as evenly as possible (the first lanes take the rest)."""
     if max_nodes is None:
@@ -99,7 +106,8 @@ class LongRun:
         winner) when the folder holds no state of its own. ``lanes``: independent DFS's in this process.
         ``others``: recipes (each with its attempt, or None) for lanes 1, 2, ... in turn, the plan
         ``[(recipe, start), *others]`` repeated when there are more lanes (a repeat starts from the root);
-        none: every lane runs ``recipe``. Every recipe keeps ``recipe``'s fill order."""
+        none: every lane runs ``recipe``. Every recipe keeps ``recipe``'s fill order. A lane the folder's
+        checkpoint ran under another recipe starts from the root."""
         self.puzzle, self.recipe, self.folder, self.max_attempts = puzzle, recipe, folder, max_attempts
         self.order = make_order(puzzle, recipe.order, recipe.teeth)
         if any((r.order, r.teeth) != (recipe.order, recipe.teeth) for r, _ in others):
@@ -124,10 +132,11 @@ class LongRun:
             self._load(folder / "state.npz")
             for lane in self.lanes:
                 lane.restart_deepest()  # so that ``call_codes`` is reached by this object, not loaded
-        else:
+        elif any(s is not None for s in starts):
             for lane, s in zip(self.lanes, starts, strict=True):
                 if s is not None:
                     lane.load(s)  # its deepest partial counts as this call's
+            self.checkpoint(0.0)  # a kill before the first checkpoint still resumes the pilot's attempts
         self.cpu_loaded = self.cpu_before
 
     @property
@@ -152,10 +161,13 @@ class LongRun:
             arrays = {name: data[name] for name in data.files}
         info = json.loads(bytes(arrays.pop("info")).decode())
         self.best_codes = arrays.pop("best_codes").astype(np.int32)
+        ran = info.get("recipes", [recipe_key(self.recipe)] * info.get("lanes", 1))  # before: one recipe
         for i, lane in enumerate(self.lanes):
             mine = lane_arrays(arrays, i)
-            if "rank_of" in mine:  # a state of the old breakdfs kernel cannot be continued, nor a lane
-                lane.load(mine)  # the folder did not have: its pool, counts and CPU go on, that DFS anew
+            # a state of the old breakdfs kernel cannot be continued, nor a lane the folder did not have or
+            # ran under other rules: the pool, counts and CPU go on, that lane's DFS from the root
+            if "rank_of" in mine and i < len(ran) and ran[i] == recipe_key(self.lane_recipes[i]):
+                lane.load(mine)
         self.pool.load_counts(info["counts"])
         self.cpu_before = float(info["cpu_s"])
 
@@ -163,7 +175,8 @@ class LongRun:
         """The exact state, atomically, then the pool compacted (a kill in between loses nothing)."""
         if self.folder is None:
             return
-        info = {"counts": self.pool.counts_dict(), "cpu_s": cpu_s, "lanes": len(self.lanes)}
+        info = {"counts": self.pool.counts_dict(), "cpu_s": cpu_s, "lanes": len(self.lanes),
+                "recipes": [recipe_key(r) for r in self.lane_recipes]}  # fmt: skip
         arrays = {}
         for i, lane in enumerate(self.lanes):
             arrays.update({f"{lane_prefix(i)}{name}": a for name, a in lane.arrays().items()})

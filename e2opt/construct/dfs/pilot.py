@@ -228,8 +228,8 @@ def calibrate(
     """The pilot of the module docstring: the candidates' recipes best first, each with its attempt
     (``Dfs.arrays()``; None without a pilot or when relaxed), which a run continues (an attempt that got
     deep is not thrown away for a fresh one that may die early), and a report of every trial. The first is
-    the chosen recipe; the others are for lanes of their own (``lane_recipes: ranked``). Each takes the
-    abort marks of its own trial. The halving gets ``pilot.cpu_s`` in all, cut to PILOT_SHARE of
+    the chosen recipe; the others, those whose trial got past their first break, are for lanes of their
+    own (``lane_recipes: ranked``). Each takes the abort marks of its own trial. The halving gets ``pilot.cpu_s`` in all, cut to PILOT_SHARE of
     ``budget_s``. Relaxed or without a pilot, one recipe."""
     start = time.process_time()
     pool = candidates(puzzle, cfg.pilot.candidates)
@@ -247,18 +247,20 @@ def calibrate(
         ]
         attempts[0].dfs.step(1)  # the kernel compiled or loaded outside the trials' clocks
         order = halving(attempts, total)
-        ranked = [
-            (
+        cells = puzzle.n_cells
+        reached = [i for i in order[1:] if attempts[i].trial.placed >= first_break(recipes[i], cells)]
+
+        def marked(i: int) -> Recipe:  # the abort marks of the candidate's own trial, unless the section's
+            return (
                 recipes[i]
                 if cfg.abort is not None
-                else recipes[i].with_(abort=abort_marks(attempts[i].trial)),
-                attempts[i].dfs.arrays(),
+                else recipes[i].with_(abort=abort_marks(attempts[i].trial))
             )
-            for i in order
-        ]
+
+        ranked = [(marked(i), attempts[i].dfs.arrays()) for i in [order[0], *reached]]
         best = attempts[order[0]].trial
         report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[order[0]].label()}
-        mark = first_break(ranked[0][0], puzzle.n_cells)
+        mark = first_break(ranked[0][0], cells)
         if best.placed < mark:
             relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))
             text = relaxed_warning(mark, puzzle.n_cells, best.placed)
