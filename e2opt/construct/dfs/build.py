@@ -45,8 +45,6 @@ from .rules import Recipe
 COMPLETED = "completed.json"
 RECIPE = "recipe.json"
 MAX_REPEATS = 4  # completions a call may throw away because they repeat a board made before
-
-
 NOT_RECIPE = ("time_limit_cpu_s", "max_attempts", "lanes", "lane_recipes", "harvest")  # may change on resume
 
 

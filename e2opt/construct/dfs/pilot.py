@@ -229,8 +229,8 @@ def calibrate(
     (``Dfs.arrays()``; None without a pilot or when relaxed), which a run continues (an attempt that got
     deep is not thrown away for a fresh one that may die early), and a report of every trial. The first is
     the chosen recipe; the others, those whose trial got past their first break, are for lanes of their
-    own (``lane_recipes: ranked``). Each takes the abort marks of its own trial. The halving gets ``pilot.cpu_s`` in all, cut to PILOT_SHARE of
-    ``budget_s``. Relaxed or without a pilot, one recipe."""
+    own (``lane_recipes: ranked``). Each takes the abort marks of its own trial. The halving gets
+    ``pilot.cpu_s`` in all, cut to PILOT_SHARE of ``budget_s``. Relaxed or without a pilot, one recipe."""
     start = time.process_time()
     pool = candidates(puzzle, cfg.pilot.candidates)
     if not cfg.pilot.enabled:
