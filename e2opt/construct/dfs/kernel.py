@@ -18,8 +18,10 @@ FULL when the buffer is full, with the state ready to continue.
 **Backjumping** (``jump``, the recipe's ``backjump``; Prosser's conflict-directed backjumping): when depth
 d's scan ends, no break was spent before it and none was possible at it (room or cap below 1), no quota
 cut its list and every child it placed failed the same way, its failure depends only on the depths in its
-conflict set (conflicts.py): the search goes back to the deepest of them, j, puts back the pieces of the
-depths between unscanned and gives j the set minus j. Any other failure, and a complete board, marks the
+conflict set: its placed neighbours (they chose its list), the depths holding the pieces of its used exact
+candidates (``where``) and what its children's failures named (``conf``: a bitset over the depths, ``nw``
+uint64 words per depth, valid while ``infl`` is set; a depth entered afresh has none). The search goes back
+to the deepest of them, j, puts back the pieces of the depths between unscanned and gives j the set minus j. Any other failure, and a complete board, marks the
 parent ``allf`` (it may not jump); a set naming no depth ends the attempt (EXHAUSTED). The skipped
 subtrees hold no board and no partial deeper than d.
 
@@ -36,8 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...kernels.bits import ctz
-from .conflicts import culprit, merge
+from ...kernels.bits import clz, ctz
 from .lists import ALLOW, BASE, CAP, N0, NX, O0, QMIN, SLOT, T0, G
 
 RUNNING, BUDGET, EXHAUSTED, FULL = 0, 1, 2, 3
@@ -134,6 +135,7 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch, jump) -> 
     hcap = hdep.shape[0]
     m = cum.shape[0] - 1
     none = pc.shape[0] - 1  # the sentinel slot: no neighbour on that side
+    nw = conf.shape[0] // (m + 1)  # words per conflict set
     d = ctr[DEPTH]
     nodes = ctr[NODES]
     deepest = ctr[DEEPEST]
@@ -197,13 +199,43 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch, jump) -> 
                 status = EXHAUSTED
                 break
             if jump and d < m and allf[_u(d)] == 0 and cprev == 0 and (room < 1 or capd < 1):
-                j = culprit(
-                    d, g, m, dg, conf, infl, ent, estart[_u(bk)], estart[_u(bk + 1)], avail, code_of, where
-                )
+                # depth d's conflict set (module docstring); j, its deepest, takes the rest. Written here,
+                # not in a helper: numba counted references to a looping helper's array arguments on every
+                # call, which halved the rate (docs/dfs.md "Backjumping")
+                lo, hi = estart[_u(bk)], estart[_u(bk + 1)]
+                cb, j = d * nw, -1
+                for y in range(2 + nxd):  # the placed neighbours (a hint or the sentinel is no depth)
+                    n = np.int64(dg[_u(g + N0 + 3 * y)])
+                    if n < m:
+                        j = max(j, n)
+                for y in range(lo, hi):  # the holders of its used exact candidates
+                    r = np.int64(ent[_u(y)])
+                    if (avail[_u(r >> 6)] >> np.uint64(r & 63)) & ONE == ZERO:
+                        j = max(j, np.int64(where[_u(code_of[_u(r)] >> 2)]))
+                named = infl[_u(d)] != 0  # its children's failures named depths
+                for w in range(nw - 1 if named else -1, -1, -1):
+                    if conf[_u(cb + w)] != ZERO:
+                        j = max(j, w * 64 + 63 - np.int64(clz(conf[_u(cb + w)])))
+                        break
                 if j < 0:  # no earlier placement can change why depth d fails
                     status = EXHAUSTED
                     break
-                merge(conf, infl, d, j)
+                jb = j * nw
+                for w in range(nw):
+                    v = conf[_u(cb + w)] if named else ZERO
+                    conf[_u(jb + w)] = conf[_u(jb + w)] | v if infl[_u(j)] != 0 else v
+                infl[_u(j)] = 1
+                for y in range(2 + nxd):
+                    n = np.int64(dg[_u(g + N0 + 3 * y)])
+                    if n < j:
+                        conf[_u(jb + (n >> 6))] |= ONE << np.uint64(n & 63)
+                for y in range(lo, hi):
+                    r = np.int64(ent[_u(y)])
+                    if (avail[_u(r >> 6)] >> np.uint64(r & 63)) & ONE == ZERO:
+                        n = np.int64(where[_u(code_of[_u(r)] >> 2)])
+                        if n < j:
+                            conf[_u(jb + (n >> 6))] |= ONE << np.uint64(n & 63)
+                conf[_u(jb + (j >> 6))] &= ~(ONE << np.uint64(j & 63))
                 while d - 1 > j:  # the depths in between: their pieces back, their scans abandoned
                     d -= 1
                     r = np.int64(pr[_u(d)])
@@ -348,7 +380,7 @@ def new_state(m: int, n_pc: int, n_words: int, n_pieces: int) -> tuple:
         np.zeros(n_words, dtype=np.uint64),  # avail
         np.zeros(n_pieces, dtype=np.uint8),  # used
         np.zeros(n_pc, dtype=np.int32),  # touch
-        np.zeros((m + 1) * ((m + 64) // 64), dtype=np.uint64),  # conf: conflict sets (conflicts.py)
+        np.zeros((m + 1) * ((m + 64) // 64), dtype=np.uint64),  # conf: conflict sets (module docstring)
         np.zeros(m + 1, dtype=np.uint8),  # infl: conf of that depth valid
         np.zeros(m + 1, dtype=np.uint8),  # allf: that depth may not jump (its failure names every depth)
     )
