@@ -18,25 +18,32 @@ ROTATE, SWAP, BLOCK = 0, 1, 2
 
 
 @njit(cache=True)
-def _do(mv, save, cols, piece, rot, colour, mis, nbr, oriented) -> int:
-    """Apply candidate mv; keep what it replaced in save (cells, pieces, rotations, count); score change."""
-    kind, a, b, x, y = mv[0], mv[1], mv[2], mv[3], mv[4]
+def _do(cand, i, save, cols, piece, rot, colour, mis, nbr, oriented) -> int:
+    """Apply candidate row cand[i]; keep what it replaced in save (cells, pieces, rotations, count); score change.
+
+    The branches only write the plan into save (the cells, what they hold, what they get: save[13:17] pieces,
+    save[17:21] rotations) and one loop applies it. With set_cell calls in each branch, numba counted references
+    to the array arguments on every call (7 atomic increments and decrements), and to the row view when cand[i]
+    was passed: a sixth of a scan's time (docs/moves.md)."""
+    kind, a, b, x, y = cand[i, 0], cand[i, 1], cand[i, 2], cand[i, 3], cand[i, 4]
     if kind == ROTATE:
         save[0], save[4], save[8], save[12] = a, piece[a], rot[a], 1
-        return set_cell(a, piece[a], x, piece, rot, colour, mis, nbr, oriented)
-    if kind == SWAP:
+        save[13], save[17] = piece[a], x
+    elif kind == SWAP:
         pa, pb = piece[a], piece[b]
         save[0], save[1], save[4], save[5], save[8], save[9], save[12] = a, b, pa, pb, rot[a], rot[b], 2
-        d = set_cell(a, pb, x, piece, rot, colour, mis, nbr, oriented)
-        return d + set_cell(b, pa, y, piece, rot, colour, mis, nbr, oriented)
-    ring = (a, a + 1, a + cols + 1, a + cols)  # clockwise
-    for k in range(4):
-        save[k], save[4 + k], save[8 + k] = ring[k], piece[ring[k]], rot[ring[k]]
-    save[12] = 4
+        save[13], save[14], save[17], save[18] = pb, pa, x, y
+    else:
+        ring = (a, a + 1, a + cols + 1, a + cols)  # clockwise
+        for k in range(4):
+            save[k], save[4 + k], save[8 + k] = ring[k], piece[ring[k]], rot[ring[k]]
+        save[12] = 4
+        for k in range(4):
+            src = (k - x) & 3
+            save[13 + k], save[17 + k] = save[4 + src], (save[8 + src] + x) & 3
     d = 0
-    for k in range(4):
-        src = (k - x) & 3
-        d += set_cell(ring[k], save[4 + src], (save[8 + src] + x) & 3, piece, rot, colour, mis, nbr, oriented)
+    for k in range(save[12]):
+        d += set_cell(save[k], save[13 + k], save[17 + k], piece, rot, colour, mis, nbr, oriented)
     return d
 
 
@@ -49,13 +56,29 @@ def _undo(save, piece, rot, colour, mis, nbr, oriented) -> None:
 
 @njit(cache=True)
 def _candidates(
-    a, partners, movable, cell_kind, by_kind, kind_start, rimmask, greymask, nbr, cols, piece, rot, rng, out
+    a,
+    partners,
+    movable,
+    cell_kind,
+    by_kind,
+    kind_start,
+    rimmask,
+    greymask,
+    nbr,
+    cols,
+    piece,
+    rot,
+    rng,
+    out,
+    top,
 ) -> int:
-    """Write the candidates around cell a into out[:count] (rows mv); return count."""
+    """Write the candidates around cell a into out[top:top + count] (rows mv); return count.
+
+    Writes from row ``top`` of the whole table: a view out[top:] per call made numba count its references."""
     n = piece.shape[0]
     g = cell_kind[a]
     lo, size = kind_start[g], kind_start[g + 1] - kind_start[g]
-    count = 0
+    count = top
     for x in range(4):  # other fitting rotations of a
         if x != rot[a] and greymask[piece[a], x] == rimmask[a]:
             out[count, 0], out[count, 1], out[count, 2], out[count, 3], out[count, 4] = ROTATE, a, a, x, 0
@@ -83,7 +106,7 @@ def _candidates(
                     )
                     count += 1
     if rimmask[a] != 0:
-        return count
+        return count - top
     for corner in range(4):  # turns of the 2x2 blocks of inner movable cells holding a
         q = a - (corner >> 1) * cols - (corner & 1)
         if q < 0 or q % cols == cols - 1 or q + cols + 1 >= n:
@@ -96,7 +119,7 @@ def _candidates(
             for x in range(1, 4):
                 out[count, 0], out[count, 1], out[count, 2], out[count, 3], out[count, 4] = BLOCK, q, q, x, 0
                 count += 1
-    return count
+    return count - top
 
 
 @njit(cache=True)
@@ -144,34 +167,36 @@ def tsr_move(
     top = 2  # rows 0 and 1 hold the kept best and fallback; a cell's candidates go from row 2
     for _ in range(tries):
         a = cells[below(rng, count)]
-        k = _candidates(a, partners, movable, cell_kind, by_kind, kind_start, rimmask, greymask, nbr, cols, piece, rot, rng, cand[top:])  # fmt: skip
+        k = _candidates(a, partners, movable, cell_kind, by_kind, kind_start, rimmask, greymask, nbr, cols, piece, rot, rng, cand, top)  # fmt: skip
         for i in range(top, top + k):
-            d = _do(cand[i], save, cols, piece, rot, colour, mis, nbr, oriented)
+            d = _do(cand, i, save, cols, piece, rot, colour, mis, nbr, oriented)
             _undo(save, piece, rot, colour, mis, nbr, oriented)
             if d > best_delta:
                 best_delta, best = d, 0
-                cand[0, :] = cand[i, :]
+                for j in range(5):  # not a slice copy: its views would be reference counted
+                    cand[0, j] = cand[i, j]
             if d == 0 or worse:
                 seen += 1
                 if below(rng, seen) == 0:
                     spare = 1
-                    cand[1, :] = cand[i, :]
+                    for j in range(5):
+                        cand[1, j] = cand[i, j]
             if best >= 0 and not best_scan:
                 break
         if best >= 0 and not best_scan:
             break
     if best >= 0:
-        return _do(cand[0], save, cols, piece, rot, colour, mis, nbr, oriented)
+        return _do(cand, 0, save, cols, piece, rot, colour, mis, nbr, oriented)
     if spare >= 0:
-        return _do(cand[1], save, cols, piece, rot, colour, mis, nbr, oriented)
+        return _do(cand, 1, save, cols, piece, rot, colour, mis, nbr, oriented)
     return 0
 
 
 def buffers(n: int, partners: int) -> tuple[np.ndarray, ...]:
     """The scratch arrays tsr_move writes: candidate cells, candidate rows (kept best, fallback, one cell's
-    candidates: 3 rotations, 16 rotation pairs per swap partner, 12 block turns), the undo record."""
+    candidates: 3 rotations, 16 rotation pairs per swap partner, 12 block turns), the undo record and plan of _do."""
     return (
         np.zeros(n, dtype=np.int64),
         np.zeros((2 + 3 + 16 * (4 + partners) + 12, 5), dtype=np.int64),
-        np.zeros(13, dtype=np.int64),
+        np.zeros(21, dtype=np.int64),
     )
