@@ -46,53 +46,62 @@ def _scan(cand, lo, hi, used, base, ocol, colour, sides, first, last, ties, best
     return best, n
 
 
-@njit(cache=True, inline="always")
-def best_class(front, used, d, geo, tab, ties) -> tuple[int, int]:
-    """Fill ``ties`` with the unused placements of depth d that gain the most joins: (count, gain).
-
-    ``geo`` and ``tab`` are FillOrder.arrays() and Tables.arrays().
-    """
-    fnbr, keys, extras, slot, _ = geo
-    colours, ocol, ex_start, ex, off_start, off, ev_start, ev = tab
-    sides = np.empty(4, dtype=np.int64)
-    colour = np.empty(4, dtype=np.int64)
-    nk = 0
-    ne = 0
-    for j in range(2):
-        if keys[d, j] >= 0:
-            nk += 1
-        if extras[d, j] >= 0:
-            ne += 1
-    for j in range(nk):
-        s = keys[d, j]
-        sides[j] = s
-        colour[j] = ocol[front[fnbr[d, s]], (s + 2) & 3]
-    for j in range(ne):
-        s = extras[d, j]
-        sides[nk + j] = s
-        colour[nk + j] = ocol[front[fnbr[d, s]], (s + 2) & 3]
-    c0 = colour[0] if nk > 0 else 0
-    c1 = colour[1] if nk > 1 else 0
-    b = (slot[d] * colours + c0) * colours + c1
-    best, n = _scan(ex, ex_start[b], ex_start[b + 1], used, nk, ocol, colour, sides, nk, nk + ne, ties, -1, 0)
-    if best <= nk - 1 + ne:  # a one-off placement can still tie
-        best, n = _scan(
-            off, off_start[b], off_start[b + 1], used, nk - 1, ocol, colour, sides, nk, nk + ne, ties, best, n
-        )
-    if best <= ne and nk > 0:  # nothing beats a placement missing both keys: scan them all afresh
-        lo, hi = ev_start[slot[d]], ev_start[slot[d] + 1]
-        best, n = _scan(ev, lo, hi, used, 0, ocol, colour, sides, 0, nk + ne, ties, -1, 0)
-    return n, best
-
-
 @njit(cache=True)
 def expand_layer(
     d, members, front, used, score, fanout, geo, tab, ties, ch_parent, ch_code, ch_score, rng
 ) -> int:
-    """All children of the layer's members at depth d: (parent, placement, score); returns their count."""
+    """All children of the layer's members at depth d: (parent, placement, score); returns their count.
+
+    A member's children are drawn from its best class: the unused placements of depth d that gain the most
+    joins. ``geo`` and ``tab`` are FillOrder.arrays() and Tables.arrays(). The sides depth d checks are the
+    same for every member, so they are found once; the loop over members then only reads colours and scans.
+    This was a helper per member: it allocated two scratch arrays and unpacked the tuples each time, and
+    numba counted references to a dozen arrays on every call: a beam took twice the time (docs/construct.md).
+    """
+    fnbr, keys, extras, slot, _ = geo
+    colours, ocol, ex_start, ex, off_start, off, ev_start, ev = tab
+    sides = np.empty(4, dtype=np.int64)  # the key sides of depth d's cell, then its extra sides
+    colour = np.empty(4, dtype=np.int64)  # the colour the member's placed neighbour shows on each of them
+    nk = 0
+    ne = 0
+    for j in range(2):
+        if keys[d, j] >= 0:
+            sides[nk] = keys[d, j]
+            nk += 1
+    for j in range(2):
+        if extras[d, j] >= 0:
+            sides[nk + ne] = extras[d, j]
+            ne += 1
     k = 0
     for i in range(members):
-        n, g = best_class(front[i], used[i], d, geo, tab, ties)
+        for j in range(nk + ne):
+            s = sides[j]
+            colour[j] = ocol[front[i, fnbr[d, s]], (s + 2) & 3]
+        c0 = colour[0] if nk > 0 else 0
+        c1 = colour[1] if nk > 1 else 0
+        b = (slot[d] * colours + c0) * colours + c1
+        g, n = _scan(
+            ex, ex_start[b], ex_start[b + 1], used[i], nk, ocol, colour, sides, nk, nk + ne, ties, -1, 0
+        )
+        if g <= nk - 1 + ne:  # a one-off placement can still tie
+            g, n = _scan(
+                off,
+                off_start[b],
+                off_start[b + 1],
+                used[i],
+                nk - 1,
+                ocol,
+                colour,
+                sides,
+                nk,
+                nk + ne,
+                ties,
+                g,
+                n,
+            )
+        if g <= ne and nk > 0:  # nothing beats a placement missing both keys: scan them all afresh
+            lo, hi = ev_start[slot[d]], ev_start[slot[d] + 1]
+            g, n = _scan(ev, lo, hi, used[i], 0, ocol, colour, sides, 0, nk + ne, ties, -1, 0)
         take = min(n, fanout)
         for j in range(take):
             r = j + below(rng, n - j)
@@ -148,8 +157,10 @@ def select_layer(d, k, width, kids, counts, cur, nxt, fpos, hist, rng) -> int:
         elif s <= cut:
             continue
         p = ch_parent[j]
-        nfront[m, :] = front[p, :]
-        nused[m, :] = used[p, :]
+        for w in range(front.shape[1]):  # not slice copies: numba would count the views' references
+            nfront[m, w] = front[p, w]
+        for w in range(used.shape[1]):
+            nused[m, w] = used[p, w]
         code = ch_code[j]
         if fpos[d] >= 0:
             nfront[m, fpos[d]] = code
