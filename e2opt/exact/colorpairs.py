@@ -27,17 +27,24 @@ def add_level(mask: np.ndarray, level: int) -> None:
 
 @njit(cache=True)
 def _remove_slot(i, j, slot, dem, dem_list, dem_pos):
-    """Cell i stops demanding through slot j; it leaves Demand(p) if no other slot still asks for p."""
+    """Cell i stops demanding through slot j; it leaves Demand(p) if no other slot still asks for p.
+
+    The slot helpers return in one place and end by reading every array they were given: numba counts
+    references to an array argument whose last use is under a condition (or differs between returns) on
+    every call, and these run a few times per node (x1.4 colorpairs' rate, docs/exact.md)."""
     p = slot[i, j]
     slot[i, j] = -1
+    asked = False
     for jj in range(6):
         if slot[i, jj] == p:
-            return
-    pos = dem_pos[i, p]
-    last = dem_list[p, dem[p] - 1]
-    dem_list[p, pos] = last
-    dem_pos[last, p] = pos
-    dem[p] -= 1
+            asked = True
+    if not asked:
+        pos = dem_pos[i, p]
+        last = dem_list[p, dem[p] - 1]
+        dem_list[p, pos] = last
+        dem_pos[last, p] = pos
+        dem[p] -= 1
+    _ = dem.shape, dem_list.shape, dem_pos.shape  # the last use of each array (see the docstring)
 
 
 @njit(cache=True)
@@ -52,6 +59,7 @@ def _add_slot(i, j, p, slot, dem, dem_list, dem_pos):
         dem_list[p, dem[p]] = i
         dem_pos[i, p] = dem[p]
         dem[p] += 1
+    _ = dem.shape, dem_list.shape, dem_pos.shape  # the last use of each array (see _remove_slot)
 
 
 @njit(cache=True)
@@ -72,6 +80,7 @@ def refresh_slots(i, K, kc, slot, dem, dem_list, dem_pos):
                 _remove_slot(i, j, slot, dem, dem_list, dem_pos)
             if p >= 0:
                 _add_slot(i, j, p, slot, dem, dem_list, dem_pos)
+    _ = kc.shape, dem.shape, dem_list.shape, dem_pos.shape  # the last use of each array (see _remove_slot)
 
 
 @njit(cache=True)
@@ -80,6 +89,7 @@ def clear_slots(i, slot, dem, dem_list, dem_pos):
     for j in range(6):
         if slot[i, j] >= 0:
             _remove_slot(i, j, slot, dem, dem_list, dem_pos)
+    _ = dem.shape, dem_list.shape, dem_pos.shape  # the last use of each array (see _remove_slot)
 
 
 @njit(cache=True)
