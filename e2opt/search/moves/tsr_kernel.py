@@ -55,23 +55,7 @@ def _undo(save, piece, rot, colour, mis, nbr, oriented) -> None:
 
 
 @njit(cache=True)
-def _candidates(
-    a,
-    partners,
-    movable,
-    cell_kind,
-    by_kind,
-    kind_start,
-    rimmask,
-    greymask,
-    nbr,
-    cols,
-    piece,
-    rot,
-    rng,
-    out,
-    top,
-) -> int:
+def _candidates(a, partners, movable, cell_kind, by_kind, kind_start, rimmask, greymask, nbr, cols, piece, rot, rng, out, top) -> int:  # fmt: skip
     """Write the candidates around cell a into out[top:top + count] (rows mv); return count.
 
     Writes from row ``top`` of the whole table: a view out[top:] per call made numba count its references."""
