@@ -21,9 +21,9 @@ cut its list and every child it placed failed the same way, its failure depends 
 conflict set: its placed neighbours (they chose its list), the depths holding the pieces of its used exact
 candidates (``where``) and what its children's failures named (``conf``: a bitset over the depths, ``nw``
 uint64 words per depth, valid while ``infl`` is set; a depth entered afresh has none). The search goes back
-to the deepest of them, j, puts back the pieces of the depths between unscanned and gives j the set minus j. Any other failure, and a complete board, marks the
-parent ``allf`` (it may not jump); a set naming no depth ends the attempt (EXHAUSTED). The skipped
-subtrees hold no board and no partial deeper than d.
+to the deepest of them, j, puts back the pieces of the depths between unscanned and gives j the set minus j.
+Any other failure, and a complete board, marks the parent ``allf`` (it may not jump); a set naming no depth
+ends the attempt (EXHAUSTED). The skipped subtrees hold no board and no partial deeper than d.
 
 For the rate (docs/dfs.md "Kernel rate"): ``avail`` alone says which pieces are free (``used`` is written
 by ``Dfs.arrays()`` for the saved state, as before); a depth's geometry and rules are one int32 row
@@ -201,7 +201,9 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch, jump) -> 
             if jump and d < m and allf[_u(d)] == 0 and cprev == 0 and (room < 1 or capd < 1):
                 # depth d's conflict set (module docstring); j, its deepest, takes the rest. Written here,
                 # not in a helper: numba counted references to a looping helper's array arguments on every
-                # call, which halved the rate (docs/dfs.md "Backjumping")
+                # call, which halved the rate (docs/dfs.md "Backjumping"). Two passes over the neighbours and
+                # holders (their deepest, then their bits into j's row) and not d's own row built and scanned:
+                # 3-15 % faster, measured side by side (most sets are fresh)
                 lo, hi = estart[_u(bk)], estart[_u(bk + 1)]
                 cb, j = d * nw, -1
                 for y in range(2 + nxd):  # the placed neighbours (a hint or the sentinel is no depth)
