@@ -194,6 +194,25 @@ def produced_run(tmp: Path) -> None:
     (tmp / "run" / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
 
 
+def long_run(tmp: Path) -> None:
+    """A run folder with the run CPU clock at 0, 100 and 300 s of wall clock (0, 180, 580 CPU s), new bests at
+    50 s (90 CPU s) and 200 s (380 CPU s), two producer boards and a pilot's choice."""
+    run = tmp / "run"
+    (run / "worker1" / "harvest").mkdir(parents=True)
+    events = [{"event": "stats", "wall_s": w, "cpu_s": c} for w, c in ((0, 0), (100, 180), (300, 580))]
+    events += [
+        {"event": "best", "wall_s": 50, "score": 10, "role": "repairer"},
+        {"event": "best", "wall_s": 200, "score": 12, "role": "producer"},
+    ]
+    events += [
+        {"event": "produced", "worker": 1, "score": s, "placed": p, "wall_s": 150}
+        for s, p in ((11, 14), (12, 15))
+    ]
+    (run / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    report = {"chosen": "no quota", "trials": [{"knobs": "no quota", "placed": 13}]}
+    (run / "worker1" / "harvest" / "recipe.json").write_text(json.dumps({"report": report}), encoding="utf-8")
+
+
 # script -> (arguments as shell words, env additions, preparation, check); several entries per script allowed;
 # {tmp} is tmp_path, the other {names} are PLACES (paths with spaces stay one word)
 Entry = tuple[str, str, dict[str, str], Callable[[Path], None] | None, Callable[[Path, str], None]]
@@ -221,6 +240,10 @@ SMOKE: list[Entry] = [
     ("dfs_bench.py", "{set1_4} --seeds 1 --dfs-s 0.2 --total-s 1 --out {tmp}/d.jsonl --boards {tmp}/boards", {}, None, check_dfs),
     ("dfs_pipeline.sh", "1 1 {set1_4}", {"BOARDS": "{tmp}/boards"}, None, check_dfs_pipeline),
     ("long_pair.sh", "2 1 {set1_4} {tmp}/lp base calm=search.plateau=100", {}, None, check_long_pair),
+    ("hour_table.py", "{tmp}/run --marks 100 400", {}, long_run, check_table_line(
+        "best at 100, 400 run CPU s: 10, 12\n  new bests (score, run CPU s, wall s, role): (10, 90, 50, repairer), "
+        "(12, 380, 200, producer)\n  producer boards: 2, 14-15 pieces, 11 x1, 12 x1 (mean 11.5)\n"
+        "  pilot (worker1): no quota; 13 pieces in the pilot")),
     ("hour_matrix.sh", "{tmp}/lp base calm=search.plateau=100", {"PUZZLES": "{set1_4}", "SEEDS": "1", "CPU_S": "2"}, None, check_hour_matrix),
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
     ("dfs_stuck.py", "{set1_4} --seeds 1 2 --cpu-s 0.05", {}, None, check_dfs_stuck),

@@ -1,0 +1,81 @@
+"""A long run's figures as docs/dfs.md tables them: the best at given run CPU s, who found each new best and
+when, the producer's boards (pieces, scores) and the pilot's choice. Read from the run folder alone.
+
+python benchmarks/hour_table.py RUN_DIR [RUN_DIR ...] [--marks 600 1800 3600 6840]
+
+The run's CPU clock (what ``--max-cpu-s`` counts) is in its ``stats`` events, every few wall seconds; a
+``best`` event's wall time is placed on that clock by linear interpolation between the two stats events
+around it. A run folder made by ``benchmarks/long_pair.sh`` is ``DIR/<puzzle>_s<seed>_<label>/<run>/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from bisect import bisect_left
+from collections import Counter
+from pathlib import Path
+
+from e2opt.engine.events import read_events
+
+
+def cpu_at(clock: list[tuple[float, float]], wall: float) -> float:
+    """The run's CPU s at wall time ``wall``, from (wall s, CPU s) points in wall order."""
+    i = bisect_left(clock, (wall, float("-inf")))
+    if i == 0:
+        return clock[0][1] if clock else 0.0
+    if i == len(clock):
+        return clock[-1][1]
+    (w0, c0), (w1, c1) = clock[i - 1], clock[i]
+    return c0 + (c1 - c0) * (wall - w0) / (w1 - w0) if w1 > w0 else c1
+
+
+def summary(run_dir: Path, marks: list[float]) -> list[str]:
+    """The lines printed for one run folder."""
+    clock: list[tuple[float, float]] = []
+    bests: list[tuple[int, float, float, str]] = []  # score, run CPU s (placed later), wall s, role
+    produced: list[dict] = []
+    for event in read_events(run_dir):
+        kind = event.get("event")
+        if kind == "stats" and event.get("cpu_s") is not None:
+            clock.append((float(event["wall_s"]), float(event["cpu_s"])))
+        elif kind == "best":
+            bests.append((int(event["score"]), 0.0, float(event["wall_s"]), str(event.get("role", "?"))))
+        elif kind == "produced":
+            produced.append(event)
+    clock.sort()
+    bests = [(s, cpu_at(clock, w), w, role) for s, _, w, role in bests]
+    at_marks = [max((s for s, c, _, _ in bests if c <= mark), default=0) for mark in marks]
+    lines = [
+        f"{run_dir}: best at {', '.join(f'{m:g}' for m in marks)} run CPU s: {', '.join(map(str, at_marks))}"
+    ]
+    lines.append("  new bests (score, run CPU s, wall s, role): " + ", ".join(
+        f"({s}, {c:.0f}, {w:.0f}, {role})" for s, c, w, role in bests))  # fmt: skip
+    if produced:
+        scores = Counter(int(e["score"]) for e in produced)
+        placed = [int(e["placed"]) for e in produced if e.get("placed") is not None]
+        mean = sum(s * n for s, n in scores.items()) / len(produced)
+        hist = ", ".join(f"{s} x{n}" for s, n in sorted(scores.items()))
+        pieces = f"{min(placed)}-{max(placed)} pieces, " if placed else ""
+        lines.append(f"  producer boards: {len(produced)}, {pieces}{hist} (mean {mean:.1f})")
+    for recipe in sorted(run_dir.glob("worker*/harvest/recipe.json")):
+        report = json.loads(recipe.read_text()).get("report", {})
+        chosen = report.get("chosen")
+        trials = {t["knobs"]: t for t in report.get("trials", [])}
+        if chosen:
+            placed = trials.get(chosen, {}).get("placed")
+            lines.append(f"  pilot ({recipe.parent.parent.name}): {chosen}; {placed} pieces in the pilot")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=Path)
+    parser.add_argument("--marks", nargs="+", type=float, default=[600, 1800, 3600, 6840])
+    args = parser.parse_args()
+    for run in args.runs:
+        print("\n".join(summary(run, args.marks)))
+
+
+if __name__ == "__main__":
+    main()
