@@ -210,15 +210,16 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch, jump) -> 
                     n = np.int64(dg[_u(g + N0 + 3 * y)])
                     if n < m:
                         j = max(j, n)
-                for y in range(lo, hi):  # the holders of its used exact candidates
-                    r = np.int64(ent[_u(y)])
-                    if (avail[_u(r >> 6)] >> np.uint64(r & 63)) & ONE == ZERO:
-                        j = max(j, np.int64(where[_u(code_of[_u(r)] >> 2)]))
                 named = infl[_u(d)] != 0  # its children's failures named depths
-                for w in range(nw - 1 if named else -1, -1, -1):
-                    if conf[_u(cb + w)] != ZERO:
-                        j = max(j, w * 64 + 63 - np.int64(clz(conf[_u(cb + w)])))
-                        break
+                if j < d - 1:  # else the parent is a neighbour (most depths): no depth named can be deeper
+                    for y in range(lo, hi):  # the holders of its used exact candidates
+                        r = np.int64(ent[_u(y)])
+                        if (avail[_u(r >> 6)] >> np.uint64(r & 63)) & ONE == ZERO:
+                            j = max(j, np.int64(where[_u(code_of[_u(r)] >> 2)]))
+                    for w in range(nw - 1 if named else -1, -1, -1):
+                        if conf[_u(cb + w)] != ZERO:
+                            j = max(j, w * 64 + 63 - np.int64(clz(conf[_u(cb + w)])))
+                            break
                 if j < 0:  # no earlier placement can change why depth d fails
                     status = EXHAUSTED
                     break
