@@ -1,5 +1,6 @@
 """A long run's figures as docs/dfs.md tables them: the best at given run CPU s, who found each new best and
-when, the producer's boards (pieces, scores) and the pilot's choice. Read from the run folder alone.
+when, the producer's boards (pieces, scores, mean score by pieces) and the pilot's choice. Read from the run
+folder alone.
 
 python benchmarks/hour_table.py RUN_DIR [RUN_DIR ...] [--marks 600 1800 3600 6840]
 
@@ -58,6 +59,13 @@ def summary(run_dir: Path, marks: list[float]) -> list[str]:
         hist = ", ".join(f"{s} x{n}" for s, n in sorted(scores.items()))
         pieces = f"{min(placed)}-{max(placed)} pieces, " if placed else ""
         lines.append(f"  producer boards: {len(produced)}, {pieces}{hist} (mean {mean:.1f})")
+        by_placed: dict[int, list[int]] = {}
+        for e in produced:
+            if e.get("placed") is not None:
+                by_placed.setdefault(int(e["placed"]), []).append(int(e["score"]))
+        if by_placed:
+            lines.append("  by pieces placed (pieces: boards, mean score): " + ", ".join(
+                f"{k}: {len(v)}, {sum(v) / len(v):.1f}" for k, v in sorted(by_placed.items())))  # fmt: skip
     for recipe in sorted(run_dir.glob("worker*/harvest/recipe.json")):
         report = json.loads(recipe.read_text()).get("report", {})
         chosen = report.get("chosen")

@@ -243,6 +243,7 @@ SMOKE: list[Entry] = [
     ("hour_table.py", "{tmp}/run --marks 100 400", {}, long_run, check_table_line(
         "best at 100, 400 run CPU s: 10, 12\n  new bests (score, run CPU s, wall s, role): (10, 90, 50, repairer), "
         "(12, 380, 200, producer)\n  producer boards: 2, 14-15 pieces, 11 x1, 12 x1 (mean 11.5)\n"
+        "  by pieces placed (pieces: boards, mean score): 14: 1, 11.0, 15: 1, 12.0\n"
         "  pilot (worker1): no quota; 13 pieces in the pilot")),
     ("hour_matrix.sh", "{tmp}/lp base calm=search.plateau=100", {"PUZZLES": "{set1_4}", "SEEDS": "1", "CPU_S": "2"}, None, check_hour_matrix),
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
