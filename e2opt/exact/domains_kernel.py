@@ -84,6 +84,7 @@ def _remove(j, w, rem, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool
         slot = heads[QHEAD] + heads[QSIZE]  # ring position, without a division
         cellv[slot - cellv.shape[0] if slot >= cellv.shape[0] else slot, RING] = j
         heads[QSIZE] += 1
+    _ = pcol.shape, dom.shape, cnt.shape, lost.shape, trail.shape, tilev.shape, heads.shape  # see _settle
     return cellv[j, SIZE] > 0
 
 
@@ -110,30 +111,37 @@ def _undo(mark, pcol, dom, cnt, trail, cellv, tilev, heads) -> None:
 
 @njit(cache=True, inline="always")
 def _settle(i, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
-    """Naked single: if cell i holds one tile only, no other cell may hold it. False on a wipe-out."""
-    if cellv[i, NTILES] != 1:
-        return True
-    word = 0
-    while not dom[i, word]:
-        word += 1
-    bits = _tiles(dom[i, word]) * FOUR
-    for j in range(dom.shape[0]):
-        rem = dom[j, word] & bits
-        if j != i and rem and not _remove(j, word, rem, pcol, dom, cnt, lost, trail, cellv, tilev, heads):
-            return False
-    return True
+    """Naked single: if cell i holds one tile only, no other cell may hold it. False on a wipe-out.
+
+    One return, after a read of every array: numba counts references to an array argument whose last use
+    is not on every path, on every call (x1.4 for this method, docs/exact.md)."""
+    ok = True
+    if cellv[i, NTILES] == 1:
+        word = 0
+        while not dom[i, word]:
+            word += 1
+        bits = _tiles(dom[i, word]) * FOUR
+        for j in range(dom.shape[0]):
+            rem = dom[j, word] & bits
+            if j != i and rem and not _remove(j, word, rem, pcol, dom, cnt, lost, trail, cellv, tilev, heads):
+                ok = False
+                break
+    _ = pcol.shape, dom.shape, cnt.shape, lost.shape, trail.shape, cellv.shape, tilev.shape, heads.shape
+    return ok
 
 
 @njit(cache=True, inline="always")
 def _hidden_singles(pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
     """The tiles whose holders fell to one or none: none is a contradiction (every tile must be
-    placed), one pins that cell to the tile."""
+    placed), one pins that cell to the tile. One return, as ``_settle``."""
+    ok = True
     while heads[TOP] > 0:
         heads[TOP] -= 1
         t = tilev[heads[TOP], STACK]
         tilev[t, FLAGGED] = 0
         if tilev[t, HOLDERS] == 0:
-            return False
+            ok = False
+            break
         w, bits = (4 * t) >> 6, FOUR << np.uint64((4 * t) & 63)
         if tilev[t, HOLDERS] == 1:
             j = 0
@@ -144,7 +152,8 @@ def _hidden_singles(pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
                     other = dom[j, ww] & ~bits if ww == w else dom[j, ww]
                     if other:
                         _remove(j, ww, other, pcol, dom, cnt, lost, trail, cellv, tilev, heads)
-    return True
+    _ = pcol.shape, dom.shape, cnt.shape, lost.shape, trail.shape, cellv.shape, tilev.shape, heads.shape
+    return ok
 
 
 @njit(cache=True)
