@@ -34,18 +34,18 @@ def cpu_at(clock: list[tuple[float, float]], wall: float) -> float:
 def summary(run_dir: Path, marks: list[float]) -> list[str]:
     """The lines printed for one run folder."""
     clock: list[tuple[float, float]] = []
-    bests: list[tuple[int, float, float, str]] = []  # score, run CPU s (placed later), wall s, role
+    found: list[tuple[int, float, str]] = []  # score, wall s, role of each new best
     produced: list[dict] = []
     for event in read_events(run_dir):
         kind = event.get("event")
         if kind == "stats" and event.get("cpu_s") is not None:
             clock.append((float(event["wall_s"]), float(event["cpu_s"])))
         elif kind == "best":
-            bests.append((int(event["score"]), 0.0, float(event["wall_s"]), str(event.get("role", "?"))))
+            found.append((int(event["score"]), float(event["wall_s"]), str(event.get("role", "?"))))
         elif kind == "produced":
             produced.append(event)
     clock.sort()
-    bests = [(s, cpu_at(clock, w), w, role) for s, _, w, role in bests]
+    bests = [(s, cpu_at(clock, w), w, role) for s, w, role in found]
     at_marks = [max((s for s, c, _, _ in bests if c <= mark), default=0) for mark in marks]
     lines = [
         f"{run_dir}: best at {', '.join(f'{m:g}' for m in marks)} run CPU s: {', '.join(map(str, at_marks))}"
@@ -54,15 +54,14 @@ def summary(run_dir: Path, marks: list[float]) -> list[str]:
         f"({s}, {c:.0f}, {w:.0f}, {role})" for s, c, w, role in bests))  # fmt: skip
     if produced:
         scores = Counter(int(e["score"]) for e in produced)
-        placed = [int(e["placed"]) for e in produced if e.get("placed") is not None]
-        mean = sum(s * n for s, n in scores.items()) / len(produced)
-        hist = ", ".join(f"{s} x{n}" for s, n in sorted(scores.items()))
-        pieces = f"{min(placed)}-{max(placed)} pieces, " if placed else ""
-        lines.append(f"  producer boards: {len(produced)}, {pieces}{hist} (mean {mean:.1f})")
         by_placed: dict[int, list[int]] = {}
         for e in produced:
             if e.get("placed") is not None:
                 by_placed.setdefault(int(e["placed"]), []).append(int(e["score"]))
+        mean = sum(s * n for s, n in scores.items()) / len(produced)
+        hist = ", ".join(f"{s} x{n}" for s, n in sorted(scores.items()))
+        pieces = f"{min(by_placed)}-{max(by_placed)} pieces, " if by_placed else ""
+        lines.append(f"  producer boards: {len(produced)}, {pieces}{hist} (mean {mean:.1f})")
         if by_placed:
             lines.append("  by pieces placed (pieces: boards, mean score): " + ", ".join(
                 f"{k}: {len(v)}, {sum(v) / len(v):.1f}" for k, v in sorted(by_placed.items())))  # fmt: skip
