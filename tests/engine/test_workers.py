@@ -307,3 +307,21 @@ def test_per_move_totals_add_up_over_workers_and_restarts(straight):
     total = end["moves"]["assignment"]
     assert total["gain"] == sum(w["moves"]["assignment"]["gain"] for w in straight.workers)
     assert "move assignment: 6,000 calls" in run_report(run_dir, plots=False)
+
+
+def test_a_worker_whose_run_went_away_mid_round_ends_quietly() -> None:
+    """The run stopped (Ctrl-C to its process alone) while a round ran: the worker's answer finds the pipe
+    closed, and the process ends with status 0 instead of printing BrokenPipeError tracebacks (status 1)."""
+    from multiprocessing import get_context
+
+    from e2opt.engine.executors.processes import _serve
+
+    context = get_context("spawn")
+    parent, child = context.Pipe()
+    worker = context.Process(target=_serve, args=(child,))
+    worker.start()
+    child.close()
+    parent.send((time.sleep, 0.5))
+    parent.close()  # gone before the answer comes
+    worker.join(timeout=60)
+    assert worker.exitcode == 0

@@ -116,8 +116,14 @@ def _serve(conn: Connection, run_pid: int = 0, lock: int | None = None) -> None:
         except EOFError:
             return
         try:
-            conn.send(("ok", fn(task)))
+            reply = ("ok", fn(task))
         except Exception as exc:  # the run decides; a traceback is no use across the pipe
+            reply = ("error", exc)
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, ConnectionResetError):  # the run is gone (stopped mid-round): nobody to tell
+            return
+        except Exception as exc:  # an answer that does not pickle: said as the round's error
             conn.send(("error", exc))
 
 
