@@ -1,7 +1,9 @@
 """Signals: Ctrl-C and SIGTERM stop a run, a sweep or a solve cleanly; a stop file reaches runs in other
 processes.
 
-First SIGINT/SIGTERM: the search stops after its current move; a second SIGINT: at once. A sweep (or a run's
+First SIGINT/SIGTERM: the search stops after its current move; a second SIGINT: at once, unless it comes
+within REPEAT_S of the first, when it is the same request delivered twice (``timeout -s INT`` signals the
+command and then its process group; so does a script's ``kill`` of a pid and of its group). A sweep (or a run's
 worker processes) asks runs in other processes to stop by creating a stop file, which StopWatcher turns into
 a SIGTERM for its own process.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
@@ -42,17 +45,26 @@ def note_signal(signum: int) -> None:
     RECEIVED.append(signum)
 
 
+REPEAT_S = 0.25  # a second SIGINT sooner than this after the first is the first one again (module docstring)
+
+
 class StopSignals:
-    """First SIGINT/SIGTERM/SIGHUP: stop after the current move; second SIGINT: stop at once. A signal the
-    shell left ignored stays ignored: `nohup e2opt run ...` goes on when its terminal closes."""
+    """First SIGINT/SIGTERM/SIGHUP: stop after the current move; a second SIGINT REPEAT_S or more later: stop
+    at once. A signal the shell left ignored stays ignored: `nohup e2opt run ...` goes on when its terminal
+    closes."""
 
     def __init__(self, interrupted: Interrupted):
         self.interrupted = interrupted
         self.old: dict[int, Any] = {}
+        self.first = -float("inf")  # when the first signal came (monotonic s)
 
     def _handle(self, signum, frame):
+        now = time.monotonic()
         if self.interrupted.triggered and signum == signal.SIGINT:
-            raise KeyboardInterrupt
+            if now - self.first >= REPEAT_S:
+                raise KeyboardInterrupt
+            return  # the same request, delivered to the process and to its group
+        self.first = now
         self.interrupted.trigger(signal.Signals(signum).name)
 
     def __enter__(self):

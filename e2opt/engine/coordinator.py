@@ -321,7 +321,8 @@ def _go(
     announced: int | None = None,
 ) -> Result:
     """run_team's rounds in their pool, then the run's end; a pool left at once on an error (KeyboardInterrupt,
-    OSError): its processes are not waited for."""
+    OSError): its processes are not waited for. Left at once by a second Ctrl-C, the run still ends as a
+    stopped one from what its coordinator holds (the rounds in flight are dropped): ``resume`` continues it."""
     (run_dir / STOP_FILE).unlink(missing_ok=True)
     if announced != team.n:  # the command line said it already when it could tell the count
         progress.message(f"starting {team.n} worker(s) on {where_workers(executor, team.n, scheduler)}")
@@ -334,7 +335,11 @@ def _go(
     try:
         with StopSignals(interrupted), view.shown(team.clock.wall, None if live is None else live.poll):
             Coordinator(team, events, progress, pool, live).run(interrupted)
-    except (KeyboardInterrupt, OSError):
+    except KeyboardInterrupt:
+        abandoned = True
+        team.stop_reason = team.stop_reason or interrupted.reason
+        raise
+    except OSError:
         abandoned = True
         raise
     finally:
@@ -342,6 +347,9 @@ def _go(
         (run_dir / STOP_FILE).unlink(missing_ok=True)
         clear(run_dir)
         progress.close()
+        if abandoned and team.stop_reason is not None and team.best_board is not None:
+            team.checkpoint(events)  # the KeyboardInterrupt goes on up once these are written
+            finish(team, events, pictures=False)
     team.checkpoint(events)
     return finish(team, events)
 

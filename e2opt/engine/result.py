@@ -124,9 +124,10 @@ def _now(name: str, write: Callable[[], Any]) -> None:
     write()
 
 
-def finish(team: Team, events: EventLog, salvage: Salvage | None = None) -> Result:
+def finish(team: Team, events: EventLog, salvage: Salvage | None = None, pictures: bool = True) -> Result:
     """best.board, the end event, result.json (all workers' CPU, the run's wall time, per-worker figures).
-    After an environment failure (envfail.py) each write is tried once by ``salvage`` and no picture is drawn."""
+    After an environment failure (envfail.py) each write is tried once by ``salvage``; then, and for a run
+    left at once (``pictures`` False), no picture is drawn."""
     cfg, puzzle = team.cfg, team.puzzle
     step = _now if salvage is None else salvage.attempt
     step(BEST, lambda: write_board(team.best_board, team.dir / BEST))
@@ -161,7 +162,7 @@ def finish(team: Team, events: EventLog, salvage: Salvage | None = None) -> Resu
         lambda: (events.write(make("end", **end, moves=add_totals(team.move_summaries))), events.close()),
     )
     step(RESULT, lambda: atomic_write_text(team.dir / RESULT, json.dumps(result.to_json(), indent=2) + "\n"))
-    if cfg.output.plots and salvage is None:
+    if cfg.output.plots and pictures and salvage is None:
         from .plots import refresh_plots
 
         refresh_plots(team.dir, puzzle, team.best_board)

@@ -1,13 +1,19 @@
-"""Stopping criteria: each alone, combined with AnyOf, built from a StopConfig, and the clock offsets."""
+"""Stopping criteria: each alone, combined with AnyOf, built from a StopConfig, and the clock offsets; the
+signals that trigger them."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 
+import pytest
+
 from e2opt.config.sections import StopConfig
-from e2opt.core.signals import Interrupted
+from e2opt.core.signals import REPEAT_S, Interrupted, StopSignals
 from e2opt.search.stop import (
     AnyOf,
     Clock,
@@ -50,6 +56,25 @@ def test_interrupted_stops_with_the_given_reason():
     assert not stop(Status())
     flag.trigger("SIGTERM")
     assert stop(Status()) and stop.reason == "SIGTERM"
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signal handlers")
+def test_a_second_sigint_stops_at_once_only_when_it_is_not_the_first_delivered_twice():
+    """``timeout -s INT`` signals the command and then its group: two SIGINTs microseconds apart are one
+    request (stop after the move); a second one REPEAT_S later is a second request (stop at once)."""
+    old = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        flag = Interrupted()
+        with StopSignals(flag):
+            os.kill(os.getpid(), signal.SIGINT)
+            assert flag.triggered and flag.reason == "SIGINT"
+            os.kill(os.getpid(), signal.SIGINT)  # the same request again: no KeyboardInterrupt
+            time.sleep(REPEAT_S + 0.05)
+            with pytest.raises(KeyboardInterrupt):
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.1)  # the handler runs here at the latest
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def test_from_config_defaults_the_target_to_the_maximum_and_adds_only_what_is_set():
