@@ -124,7 +124,8 @@ def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatc
     [(recipe, state)], report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
     assert len(said) == 1 and said[0].startswith("dfs: no pilot attempt reached position")
     assert report["relaxed"] == said[0] and recipe.source.get("relaxed") is True
-    assert recipe.quota == () and recipe.clue_breaks == 1 and state is None  # relaxed: a fresh attempt
+    assert recipe.quota == () and state is None  # relaxed: a fresh attempt
+    assert recipe.clue_breaks == 0 and not p.hints  # a clue break means nothing without a hint: the same rules
     monkeypatch.setattr(pilot, "derived_recipe", real)
     [(_, state), _], report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
     assert "relaxed" not in report and len(said) == 1 and state is not None  # passes: no new warning
@@ -190,6 +191,24 @@ def test_hints_add_the_clue_candidates_and_a_puzzle_without_hints_keeps_the_exac
     assert both[: len(exact)] == exact
     assert [(k.lam, k.onset) for k in both[len(exact) :]] == [(k.lam, k.onset) for k in exact]
     assert {(k.clue_breaks, k.clue_zone, k.clue_lead) for k in both[len(exact) :]} == {(1, 1, 1)}
+
+
+def test_a_clue_candidate_with_no_hint_that_late_is_the_exact_one_and_tried_once(monkeypatch):
+    """The official set with its centre hint alone (reached at 119, long before the derived breaks at 199):
+    the clue candidates make the exact candidates' rules, so the pilot tries 8 candidates, not 16 (before,
+    it gave the same 8 recipes a second time, at half the pilot's CPU each); the strict 5-clue puzzle keeps
+    its clue candidates (two hints in row 2, at 188 and 247)."""
+    tried = []
+    monkeypatch.setattr(pilot, "halving", lambda attempts, total: tried.append(len(attempts)) or [0])
+    cfg = DfsConfig(recipe="derived", pilot=PilotConfig(cpu_s=0.01))
+    for name in ("eternity2.txt", "eternity2_5hints.txt"):
+        puzzle = read_puzzle(INSTANCES / name)
+        recipes = [pilot.derived_recipe(puzzle, cfg, k) for k in pilot.candidates(puzzle, 16)]
+        clued = {(r.clue_breaks, r.clue_zone) for r in recipes}
+        assert clued == ({(0, 0)} if name == "eternity2.txt" else {(0, 0), (1, 1)}), clued
+        assert all(r.clue_from == 0 if r.clue_breaks == 0 else 119 < r.clue_from <= 188 for r in recipes)
+        pilot.calibrate(puzzle, cfg, 1)
+    assert tried == [8, 16]
 
 
 def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_wins(monkeypatch, tmp_path):

@@ -91,7 +91,6 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
     cells = puzzle.n_cells
     seq = sequence(puzzle, order, teeth)
     clue = (given(cfg, "clue_breaks", knobs.clue_breaks), given(cfg, "clue_zone", knobs.clue_zone))
-    source = {"recipe": "derived", "knobs": Knobs(knobs.lam, knobs.onset, *clue, knobs.clue_lead).label()}
     if cfg.privileged:
         privileged = user_to_internal(puzzle, cfg.privileged)
     else:
@@ -116,6 +115,9 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
         clue_from = 0
     else:
         clue_from = max(0, min(breaks[0][0] if breaks else cells, cells) - knobs.clue_lead * puzzle.cols)
+    if not any(seq.index((h.row, h.col)) >= clue_from for h in puzzle.hints):
+        clue, clue_from = (0, 0), 0  # no hint that late: the same rules as the exact recipe, tried once
+    source = {"recipe": "derived", "knobs": Knobs(knobs.lam, knobs.onset, *clue, knobs.clue_lead).label()}
 
     return Recipe(
         order=order, teeth=teeth, breaks=breaks, quota=quota, qval=tuple(int(v) for v in qval),
