@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 from conftest import INSTANCES
@@ -96,7 +97,7 @@ def _winner(p, cfg, seed, folder):
     return ranked[0][0], report, ranked[0][1]
 
 
-def _placements_advance(attempt, cpu_s):
+def _placements_advance(attempt, cpu_s, stop=None):
     """The pilot's rounds bounded by placements instead of CPU seconds (the same choice on any machine)."""
     attempt.dfs.step(20_000)
     t = attempt.trial
@@ -148,7 +149,7 @@ class _Curve:
     def __init__(self, a: float, b: float):
         self.a, self.b, self.trial = a, b, pilot.Trial(pilot.Knobs(None, 0.4, 0))
 
-    def advance(self, cpu_s):
+    def advance(self, cpu_s, stop=None):
         self.trial.cpu_s += cpu_s
         self.trial.joins = self.a + self.b * self.trial.cpu_s
         return self.trial
@@ -172,6 +173,15 @@ def test_halving_ranks_by_the_round_a_candidate_was_dropped_in_then_by_its_joins
     curves = [_Curve(10, 20), _Curve(50, 0), _Curve(40, 0), _Curve(47, -5)]
     assert pilot.halving(curves, 8.0) == [1, 3, 2, 0]
     assert [c.trial.dropped for c in curves] == [1, None, 1, 2]
+
+
+def test_halving_asked_to_stop_ends_with_the_best_so_far():
+    """Stopped in the first round (these stand-ins end their advance anyway): no second round, the best of
+    the first wins, every other candidate dropped in that round."""
+    curves = [_Curve(10, 20), _Curve(50, 0), _Curve(40, 0), _Curve(47, -5)]
+    assert pilot.halving(curves, 8.0, lambda: True) == [1, 3, 2, 0]
+    assert [c.trial.dropped for c in curves] == [1, None, 1, 1]
+    assert [c.trial.cpu_s for c in curves] == [1.0, 1.0, 1.0, 1.0]
 
 
 def test_halving_breaks_ties_toward_the_earlier_candidate():
@@ -199,7 +209,7 @@ def test_a_clue_candidate_with_no_hint_that_late_is_the_exact_one_and_tried_once
     it gave the same 8 recipes a second time, at half the pilot's CPU each); the strict 5-clue puzzle keeps
     its clue candidates (two hints in row 2, at 188 and 247)."""
     tried = []
-    monkeypatch.setattr(pilot, "halving", lambda attempts, total: tried.append(len(attempts)) or [0])
+    monkeypatch.setattr(pilot, "halving", lambda attempts, total, stop: tried.append(len(attempts)) or [0])
     cfg = DfsConfig(recipe="derived", pilot=PilotConfig(cpu_s=0.01))
     for name in ("eternity2.txt", "eternity2_5hints.txt"):
         puzzle = read_puzzle(INSTANCES / name)
@@ -209,6 +219,28 @@ def test_a_clue_candidate_with_no_hint_that_late_is_the_exact_one_and_tried_once
         assert all(r.clue_from == 0 if r.clue_breaks == 0 else 119 < r.clue_from <= 188 for r in recipes)
         pilot.calibrate(puzzle, cfg, 1)
     assert tried == [8, 16]
+
+
+def test_a_stop_ends_the_pilot_at_once_and_its_cut_choice_is_not_kept(tmp_path):
+    """Asked to stop (a run's Ctrl-C), the pilot ends within a chunk, relaxes nothing and says nothing,
+    and its choice is not written to the folder: the next call there runs the whole pilot (before, a
+    Ctrl-C waited for the pilot's 15 CPU s)."""
+    puzzle = read_puzzle(INSTANCES / "eternity2_5hints.txt")
+    cfg = DfsConfig(pilot=PilotConfig(cpu_s=30.0))
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    said: list[str] = []
+    began = time.process_time()
+    ranked, report = resolve(puzzle, cfg, 1, tmp_path, said.append, None, stop)
+    assert time.process_time() - began < 5.0 and report["cut"] is True and not said
+    assert ranked and sum(t["cpu_s"] for t in report["trials"]) < 1.0
+    assert not (tmp_path / "recipe.json").exists()
+    _, report = resolve(puzzle, DfsConfig(pilot=PilotConfig(cpu_s=0.5)), 1, tmp_path)
+    assert "cut" not in report and (tmp_path / "recipe.json").exists()
 
 
 def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_wins(monkeypatch, tmp_path):

@@ -62,12 +62,14 @@ def resolve(
     folder: Path | None,
     warn: Callable[[str], None] | None = None,
     budget_s: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[Ranked, dict]:
     """The recipes this section means on this puzzle, best first, each with the pilot's attempt to continue
     (pilot.calibrate; a preset is one recipe, from the root), and how they were found (a pilot's report).
     Recipes resolved before in ``folder`` for the same section are taken as they are (same run, same
     rules; the DFS's own state is in the folder then). A folder written before the ranking was kept holds
-    the chosen recipe alone: every lane runs it."""
+    the chosen recipe alone: every lane runs it. A pilot cut short by ``stop`` is not kept: the folder's
+    next call runs the whole pilot (its lanes, made under the cut pilot's recipe, start from the root)."""
     name = recipe_name(cfg, puzzle)
     wanted = section(cfg)
     if folder is not None and (folder / RECIPE).exists():
@@ -79,10 +81,10 @@ def resolve(
         except (ValueError, KeyError, TypeError):
             pass  # unreadable or another section: resolve afresh
     if name == "derived":
-        ranked, report = calibrate(puzzle, cfg, seed, warn, budget_s)
+        ranked, report = calibrate(puzzle, cfg, seed, warn, budget_s, stop)
     else:
         ranked, report = [(preset_recipe(cfg, puzzle, name), None)], {}
-    if folder is not None:
+    if folder is not None and not report.get("cut"):
         folder.mkdir(parents=True, exist_ok=True)
         first, *rest = (asdict(r) for r, _ in ranked)
         data = {"section": wanted, "recipe": first, "runners_up": rest, "report": report}
@@ -163,7 +165,7 @@ def build_dfs(
     seed = int(rng.integers(2**62))
     budget = cfg.time_limit_cpu_s if deadline_s is None else min(cfg.time_limit_cpu_s, deadline_s)
     warn = None if report is None else (lambda text: report(f"warning: {text}"))
-    ranked, pilot = resolve(puzzle, cfg, seed, folder, warn, budget)
+    ranked, pilot = resolve(puzzle, cfg, seed, folder, warn, budget, stop)
     (recipe, start), others = ranked[0], (ranked[1:] if cfg.lane_recipes == "ranked" else [])
     run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes, others)
     limit = dfs_limit(cfg, deadline_s, time.process_time() - began)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,7 @@ BREAKS_UNTIL = 0.935  # the allowance stops growing here (Blackwood's: position 
 QUOTA_UNTIL = 0.625  # the quota stops at this share of the cells (Blackwood's: 160 of 256)
 
 
+Stop = Callable[[], bool] | None  # asked to stop (a run's stop file): the pilot ends at once
 USUAL = UsualRules()
 # the rules a derived recipe takes from the section, else at their usual values
 SECTION_RULES = (
@@ -158,10 +160,11 @@ class Attempt:
         """The attempt placed every cell: nothing more to learn from it."""
         return self.dfs.deepest == self.dfs.order.depth
 
-    def advance(self, cpu_s: float, chunk: int = 1 << 18) -> Trial:
-        """``cpu_s`` more CPU s of this attempt (``chunk`` placements between clock reads); what it reached."""
+    def advance(self, cpu_s: float, chunk: int = 1 << 18, stop: Stop = None) -> Trial:
+        """``cpu_s`` more CPU s of this attempt (``chunk`` placements between clock reads and ``stop`` calls);
+        what it reached."""
         start, dfs, t = time.process_time(), self.dfs, self.trial
-        while time.process_time() - start < cpu_s and not self.done:
+        while time.process_time() - start < cpu_s and not self.done and not (stop is not None and stop()):
             dfs.step(chunk)
         if dfs.deepest + len(self.puzzle.hints) > t.placed:
             t.joins = placed_joins(self.puzzle, dfs.board(dfs.deepest_codes()))
@@ -171,22 +174,25 @@ class Attempt:
         return t
 
 
-def halving(attempts: list[Attempt], total_s: float) -> list[int]:
+def halving(attempts: list[Attempt], total_s: float, stop: Stop = None) -> list[int]:
     """Successive halving: ceil(log2 n) rounds of equal CPU (``total_s`` in all), each shared by the
     candidates still in; after each, the better half by matched joins of the deepest partial goes on
     (ties: the earlier candidate), its attempt continued where it stopped. A quota that costs depth in the
     first second and pays later thus gets a longer horizon than one short trial each. Every candidate's
-    index, best first: the winner, then the later a candidate was dropped the better, in a round by joins."""
+    index, best first: the winner, then the later a candidate was dropped the better, in a round by joins.
+    ``stop()`` true ends the pilot after the attempt it is in, the best so far its winner."""
     alive = list(range(len(attempts)))
     rounds = max(1, math.ceil(math.log2(len(alive))))
     for r in range(1, rounds + 1):
         for i in alive:
-            attempts[i].advance(total_s / rounds / len(alive))
+            attempts[i].advance(total_s / rounds / len(alive), stop=stop)
         alive.sort(key=lambda i: (-attempts[i].trial.joins, i))
-        keep = (len(alive) + 1) // 2 if r < rounds else 1
+        keep = (len(alive) + 1) // 2 if r < rounds and not (stop is not None and stop()) else 1
         for i in alive[keep:]:
             attempts[i].trial.dropped = r
         alive = alive[:keep]
+        if keep == 1:
+            break
     last = rounds + 1  # the winner's rank key: never dropped
     return sorted(
         range(len(attempts)),
@@ -225,14 +231,16 @@ Ranked = list[tuple[Recipe, dict | None]]  # recipes best first, each with its a
 
 
 def calibrate(
-    puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None
+    puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None, stop: Stop = None
 ) -> tuple[Ranked, dict]:
     """The pilot of the module docstring: the candidates' recipes best first, each with its attempt
     (``Dfs.arrays()``; None without a pilot or when relaxed), which a run continues (an attempt that got
     deep is not thrown away for a fresh one that may die early), and a report of every trial. The first is
     the chosen recipe; the others, those whose trial got past their first break, are for lanes of their
     own (``lane_recipes: ranked``). Each takes the abort marks of its own trial. The halving gets
-    ``pilot.cpu_s`` in all, cut to PILOT_SHARE of ``budget_s``. Relaxed or without a pilot, one recipe."""
+    ``pilot.cpu_s`` in all, cut to PILOT_SHARE of ``budget_s``. Relaxed or without a pilot, one recipe.
+    Asked to stop (``stop()``), the pilot ends within a chunk of placements and its report says ``cut``:
+    its choice is not the full pilot's, so it is not kept for the folder (build.resolve)."""
     start = time.process_time()
     pool = candidates(puzzle, cfg.pilot.candidates)
     if not cfg.pilot.enabled:
@@ -248,7 +256,7 @@ def calibrate(
             Attempt(puzzle, r, k, seed + i) for i, (r, k) in enumerate(zip(recipes, pool, strict=True))
         ]
         attempts[0].dfs.step(1)  # the kernel compiled or loaded outside the trials' clocks
-        order = halving(attempts, total)
+        order = halving(attempts, total, stop)
         cells = puzzle.n_cells
         reached = [i for i in order[1:] if attempts[i].trial.placed >= first_break(recipes[i], cells)]
 
@@ -263,7 +271,9 @@ def calibrate(
         best = attempts[order[0]].trial
         report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[order[0]].label()}
         mark = first_break(ranked[0][0], cells)
-        if best.placed < mark:
+        if stop is not None and stop():
+            report["cut"] = True  # not a finding about the puzzle: nothing relaxed, nothing said
+        elif best.placed < mark:
             relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))
             text = relaxed_warning(mark, puzzle.n_cells, best.placed)
             if warn is not None:
