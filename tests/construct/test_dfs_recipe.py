@@ -126,7 +126,7 @@ def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatc
     assert len(said) == 1 and said[0].startswith("dfs: no pilot attempt reached position")
     assert report["relaxed"] == said[0] and recipe.source.get("relaxed") is True
     assert recipe.quota == () and state is None  # relaxed: a fresh attempt
-    assert recipe.clue_breaks == 0 and not p.hints  # a clue break means nothing without a hint: the same rules
+    assert recipe.clue_breaks == 0 and not p.hints  # no hint: a clue break would change no rule
     monkeypatch.setattr(pilot, "derived_recipe", real)
     [(_, state), _], report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
     assert "relaxed" not in report and len(said) == 1 and state is not None  # passes: no new warning

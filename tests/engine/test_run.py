@@ -477,7 +477,9 @@ def test_a_run_left_at_once_still_ends_as_a_stopped_run_and_resumes(tmp_path, mo
 
     monkeypatch.setattr(Coordinator, "absorb", absorb_then_ctrl_c)
     path = config_file(
-        tmp_path, run={"workers": 2, "share_every_wall_s": 1.0}, stop={"max_iterations": 10**9, "max_wall_s": 600}
+        tmp_path,
+        run={"workers": 2, "share_every_wall_s": 1.0},
+        stop={"max_iterations": 10**9, "max_wall_s": 600},
     )
     with pytest.raises(KeyboardInterrupt):
         run_config(load_config(path))
