@@ -331,12 +331,12 @@ def _go(
     interrupted = _StopOnSignal(run_dir / STOP_FILE)
     clear(run_dir)  # a killed run's files are no best of this one
     live = None if progress.quiet else LiveBests(run_dir, events, lambda: (team.best or {}).get("score"))
-    abandoned = False
+    abandoned = at_once = False
     try:
         with StopSignals(interrupted), view.shown(team.clock.wall, None if live is None else live.poll):
             Coordinator(team, events, progress, pool, live).run(interrupted)
-    except KeyboardInterrupt:
-        abandoned = True
+    except KeyboardInterrupt:  # a second Ctrl-C
+        abandoned = at_once = True
         team.stop_reason = team.stop_reason or interrupted.reason
         raise
     except OSError:
@@ -347,7 +347,7 @@ def _go(
         (run_dir / STOP_FILE).unlink(missing_ok=True)
         clear(run_dir)
         progress.close()
-        if abandoned and team.stop_reason is not None and team.best_board is not None:
+        if at_once and team.best_board is not None:
             team.checkpoint(events)  # the KeyboardInterrupt goes on up once these are written
             finish(team, events, pictures=False)
     team.checkpoint(events)

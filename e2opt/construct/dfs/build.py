@@ -38,7 +38,7 @@ from .complete import complete, completion_cost
 from .config import DfsConfig
 from .harvest import Entry, board_entry
 from .longrun import LongRun
-from .pilot import Ranked, calibrate
+from .pilot import Ranked, calibrate, never
 from .recipes import describe, preset_recipe, recipe_name
 from .rules import Recipe
 
@@ -81,7 +81,7 @@ def resolve(
         except (ValueError, KeyError, TypeError):
             pass  # unreadable or another section: resolve afresh
     if name == "derived":
-        ranked, report = calibrate(puzzle, cfg, seed, warn, budget_s, stop)
+        ranked, report = calibrate(puzzle, cfg, seed, warn, budget_s, stop or never)
     else:
         ranked, report = [(preset_recipe(cfg, puzzle, name), None)], {}
     if folder is not None and not report.get("cut"):

@@ -36,7 +36,14 @@ BREAKS_UNTIL = 0.935  # the allowance stops growing here (Blackwood's: position 
 QUOTA_UNTIL = 0.625  # the quota stops at this share of the cells (Blackwood's: 160 of 256)
 
 
-Stop = Callable[[], bool] | None  # asked to stop (a run's stop file): the pilot ends at once
+Stop = Callable[[], bool]  # asked to stop (a run's stop file): the pilot ends at once
+
+
+def never() -> bool:
+    """The stop of a pilot nobody stops."""
+    return False
+
+
 USUAL = UsualRules()
 # the rules a derived recipe takes from the section, else at their usual values
 SECTION_RULES = (
@@ -160,11 +167,11 @@ class Attempt:
         """The attempt placed every cell: nothing more to learn from it."""
         return self.dfs.deepest == self.dfs.order.depth
 
-    def advance(self, cpu_s: float, chunk: int = 1 << 18, stop: Stop = None) -> Trial:
+    def advance(self, cpu_s: float, chunk: int = 1 << 18, stop: Stop = never) -> Trial:
         """``cpu_s`` more CPU s of this attempt (``chunk`` placements between clock reads and ``stop`` calls);
         what it reached."""
         start, dfs, t = time.process_time(), self.dfs, self.trial
-        while time.process_time() - start < cpu_s and not self.done and not (stop is not None and stop()):
+        while time.process_time() - start < cpu_s and not self.done and not stop():
             dfs.step(chunk)
         if dfs.deepest + len(self.puzzle.hints) > t.placed:
             t.joins = placed_joins(self.puzzle, dfs.board(dfs.deepest_codes()))
@@ -174,7 +181,7 @@ class Attempt:
         return t
 
 
-def halving(attempts: list[Attempt], total_s: float, stop: Stop = None) -> list[int]:
+def halving(attempts: list[Attempt], total_s: float, stop: Stop = never) -> list[int]:
     """Successive halving: ceil(log2 n) rounds of equal CPU (``total_s`` in all), each shared by the
     candidates still in; after each, the better half by matched joins of the deepest partial goes on
     (ties: the earlier candidate), its attempt continued where it stopped. A quota that costs depth in the
@@ -187,11 +194,12 @@ def halving(attempts: list[Attempt], total_s: float, stop: Stop = None) -> list[
         for i in alive:
             attempts[i].advance(total_s / rounds / len(alive), stop=stop)
         alive.sort(key=lambda i: (-attempts[i].trial.joins, i))
-        keep = (len(alive) + 1) // 2 if r < rounds and not (stop is not None and stop()) else 1
+        stopped = stop()
+        keep = 1 if r == rounds or stopped else (len(alive) + 1) // 2
         for i in alive[keep:]:
             attempts[i].trial.dropped = r
         alive = alive[:keep]
-        if keep == 1:
+        if stopped:
             break
     last = rounds + 1  # the winner's rank key: never dropped
     return sorted(
@@ -231,7 +239,7 @@ Ranked = list[tuple[Recipe, dict | None]]  # recipes best first, each with its a
 
 
 def calibrate(
-    puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None, stop: Stop = None
+    puzzle: Puzzle, cfg: DfsConfig, seed: int, warn=None, budget_s: float | None = None, stop: Stop = never
 ) -> tuple[Ranked, dict]:
     """The pilot of the module docstring: the candidates' recipes best first, each with its attempt
     (``Dfs.arrays()``; None without a pilot or when relaxed), which a run continues (an attempt that got
@@ -271,7 +279,7 @@ def calibrate(
         best = attempts[order[0]].trial
         report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[order[0]].label()}
         mark = first_break(ranked[0][0], cells)
-        if stop is not None and stop():
+        if stop():
             report["cut"] = True  # not a finding about the puzzle: nothing relaxed, nothing said
         elif best.placed < mark:
             relaxed = derived_recipe(puzzle, cfg, Knobs(None, 1.0, 1))
