@@ -268,13 +268,30 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         exits.tell("e2opt: interrupted")
         return exits.interrupted_code()
-    except Exception:
-        traceback.print_exc()
+    except Exception as exc:
+        missing = _missing(exc)
+        if debug or missing is None:
+            traceback.print_exc()
+        if missing is not None:
+            exits.tell(f"e2opt: error: {missing}")
+            return exits.ENVIRONMENT
         exits.tell("e2opt: internal error: a bug in e2opt (the traceback above); please report it")
         return exits.BUG
     finally:
         sys.stdout.flush()
         sys.stdout = stdout
+
+
+def _missing(exc: Exception) -> str | None:
+    """A dependency not installed in this Python (not a module of e2opt's own): which, and how to install it."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name or exc.name.split(".")[0] == "e2opt":
+        return None
+    top = exc.name.split(".")[0]
+    extra = "[dask]" if top in ("dask", "distributed") else ""
+    return (
+        f"the package {top!r} is not installed in {sys.executable}; install e2opt{extra} there as the "
+        f'README says (pip install -e ".{extra}")'
+    )
 
 
 def _os_message(exc: OSError) -> str:

@@ -143,6 +143,33 @@ def test_a_bug_is_a_traceback_and_exit_70(monkeypatch, capsys, tiny):
     )
 
 
+@pytest.mark.parametrize(
+    ("missing", "install"),
+    [("distributed.client", 'pip install -e ".[dask]"'), ("numba", 'pip install -e ".")')],
+)
+def test_a_dependency_not_installed_is_named_with_its_install_not_a_bug(
+    monkeypatch, capsys, tiny, missing, install
+):
+    def absent(puzzle):
+        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
+
+    monkeypatch.setattr("e2opt.core.info.describe", absent)
+    assert main(["info", str(tiny[0])]) == exits.ENVIRONMENT
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith(f"e2opt: error: the package {missing.split('.')[0]!r} is not installed in ")
+    assert install in err
+
+
+def test_a_module_of_e2opt_not_found_is_a_bug(monkeypatch, capsys, tiny):
+    def absent(puzzle):
+        raise ModuleNotFoundError("No module named 'e2opt.gone'", name="e2opt.gone")
+
+    monkeypatch.setattr("e2opt.core.info.describe", absent)
+    assert main(["info", str(tiny[0])]) == 70
+    assert "Traceback" in capsys.readouterr().err
+
+
 def test_a_closed_stdout_ends_quietly_with_the_commands_own_code(tmp_path):
     run_dir = make_run(tmp_path, EVENTS, None)
     read, write = os.pipe()
