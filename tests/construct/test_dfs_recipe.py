@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 
 import numpy as np
+import pytest
 from conftest import INSTANCES
 
 from e2opt.construct.dfs import pilot
 from e2opt.construct.dfs.build import resolve
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig, PilotConfig
-from e2opt.construct.dfs.derive import branching, derived_breaks, derived_quota, quota_bounds
+from e2opt.construct.dfs.derive import QuotaShape, branching, derived_breaks, derived_quota, quota_bounds
 from e2opt.construct.dfs.longrun import LongRun, default_min_placed
-from e2opt.construct.dfs.recipes import BLACKWOOD_BREAKS, preset_recipe, recipe_name
+from e2opt.construct.dfs.recipes import (
+    BLACKWOOD_BREAKS,
+    BLACKWOOD_QUOTA,
+    preset_recipe,
+    quota_values,
+    recipe_name,
+    user_to_internal,
+)
 from e2opt.construct.dfs.rules import sequence
 from e2opt.construct.finish import placed_joins
 from e2opt.core.formats.read import read_puzzle
@@ -57,10 +66,33 @@ def test_quota_bounds_by_hand_on_a_tiny_puzzle():
     mean = {k: np.mean([qval[i] for i in range(16) if p.kinds[i] == kind_of[k]]) for k in range(3)}
     assert np.allclose(expected[1:], np.cumsum([mean[k] for k in kinds]))
     assert most[-1] == expected[-1] == qval.sum() and (most >= expected - 1e-9).all()
-    quota = derived_quota(expected, most, 0.5, 4, 1.0, knots=4)
+    flat = QuotaShape(ramp=0.0, hold=1.0, late=0.0, until=1.0)  # lam all the way
+    quota = derived_quota(expected, most, 0.5, 4, flat, knots=4)
     assert quota[0] == (4, 0) and all(
         v == int(np.floor(expected[p] + 0.5 * (most[p] - expected[p]))) for p, v in quota[1:]
     )
+
+
+@pytest.mark.parametrize("lam", [0.4, 0.6, 0.8])
+def test_the_quota_share_ramps_in_holds_and_rises_late(lam):
+    shape, cells, start = pilot.QUOTA_SHAPE, 256, 16
+    share = [shape.share(lam, p, start, cells) for p in range(start, round(shape.until * cells) + 1)]
+    assert share[0] == 0 and all(b >= a for a, b in itertools.pairwise(share))  # never asks less later
+    assert shape.share(lam, round(0.3 * cells), start, cells) == lam
+    assert share[-1] == pytest.approx(lam + shape.late * (1 - lam))
+    assert shape.share(lam, start + 4, start, cells) == pytest.approx(
+        lam * (4 / (0.22 * cells - start)) ** 0.5
+    )
+
+
+def test_the_derived_quota_gives_blackwoods_back_on_the_official_set():
+    e2 = read_puzzle(INSTANCES / "eternity2.txt")
+    seq = sequence(e2, "blackwood", 5)
+    qval = quota_values(e2, user_to_internal(e2, [5, 20, 7]), "colours", None)
+    quota = derived_quota(*quota_bounds(e2, seq, qval), 0.8, e2.cols, pilot.QUOTA_SHAPE)
+    his_at, his = zip(*BLACKWOOD_QUOTA, strict=True)
+    assert quota[-1][0] == his_at[-1] == 160
+    assert all(abs(v - np.interp(p, his_at, his)) <= 3 for p, v in quota)
 
 
 def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path, monkeypatch):

@@ -10,18 +10,22 @@
   there the cumulative allowance is ``slack`` times the expected number of positions without any exact
   candidate (sum of exp(-b), Poisson), floored, frozen after ``until`` of the cells.
 - **Quota**: between the quota value placed by position p when pieces come at random (``expected``) and
-  the most any fill can have placed by then (``most``: the largest values of each kind first), the
-  share ``lam`` of the way, from the end of the first row to ``until`` of the cells.
+  the most any fill can have placed by then (``most``: the largest values of each kind first), a share of
+  the way that ramps in from the end of the first row (``lam`` x the square root of the way to ``ramp``
+  of the cells), holds ``lam`` to ``hold`` of the cells and rises to ``lam + late x (1 - lam)`` at
+  ``until``, where the quota stops (``QuotaShape``).
 
-On the official set these rules give Blackwood's tables back with ``lam`` 0.8 (his quota is 0.78-0.80 of
-the way at positions 56-102, 0.93 at 160), ``onset`` 0.4, ``slack`` 0.3 and ``until`` 0.935 (10 breaks by
-position 239 of 256): those four are the method's constants, fitted once there (docs/dfs.md); the pilot
+On the official set these rules give Blackwood's tables back with ``lam`` 0.8 and his colours (his quota
+is 0.5 of the way at position 26-28, 0.61 at 40, 0.78-0.80 at 56-102, 0.93 at 160: ``ramp`` 0.22, ``hold``
+0.4, ``late`` 0.65, ``until`` 0.625), ``onset`` 0.4, ``slack`` 0.3 and a break ``until`` 0.935 (10 breaks by
+position 239 of 256): those are the method's constants, fitted once there (docs/dfs.md); the pilot
 chooses ``lam`` and ``onset`` per puzzle among a few values.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -139,16 +143,38 @@ def quota_bounds(
     return expected, most
 
 
+@dataclass(frozen=True)
+class QuotaShape:
+    """The share of the way from ``expected`` to ``most`` the quota asks along the fill order (fractions of
+    the cells): a square-root ramp to ``lam`` at ``ramp``, ``lam`` to ``hold``, then a straight rise to
+    ``lam + late x (1 - lam)`` at ``until``, where the quota ends."""
+
+    ramp: float
+    hold: float
+    late: float
+    until: float
+
+    def share(self, lam: float, p: int, start: int, cells: int) -> float:
+        """The share at position ``p`` (``start``: the end of the first row, where the quota begins)."""
+        x = p / cells
+        if x < self.ramp:
+            return lam * (max(0, p - start) / max(1.0, self.ramp * cells - start)) ** 0.5
+        if x <= self.hold:
+            return lam
+        return lam + self.late * (1 - lam) * min(1.0, (x - self.hold) / (self.until - self.hold))
+
+
 def derived_quota(
-    expected: np.ndarray, most: np.ndarray, lam: float, start: int, until: float, knots: int = 12
+    expected: np.ndarray, most: np.ndarray, lam: float, start: int, shape: QuotaShape, knots: int = 12
 ) -> tuple[tuple[int, int], ...]:
-    """[position, minimum quota value]: 0 at ``start``, then ``knots`` evenly spaced knots up to ``until``."""
+    """[position, minimum quota value]: 0 at ``start``, then ``knots`` evenly spaced knots up to the
+    shape's ``until``, each ``shape.share`` of the way from ``expected`` to ``most``."""
     cells = len(expected) - 1
-    end = max(start + 1, round(until * cells))
+    end = max(start + 1, round(shape.until * cells))
     points = [(start, 0)]
     for i in range(1, knots + 1):
         p = start + round((end - start) * i / knots)
-        value = int(np.floor(expected[p] + lam * (most[p] - expected[p])))
+        value = int(np.floor(expected[p] + shape.share(lam, p, start, cells) * (most[p] - expected[p])))
         if p > points[-1][0] and value >= points[-1][1]:
             points.append((p, value))
     return tuple(points)

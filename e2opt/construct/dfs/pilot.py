@@ -26,14 +26,16 @@ from ...core.puzzle import Puzzle
 from ...fill.order import make_order
 from ..finish import placed_joins
 from .config import DfsConfig
-from .derive import branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
+from .derive import QuotaShape, branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
 from .recipes import given, position, positions, quota_values, user_to_internal
 from .rules import Recipe, UsualRules, make_rules, sequence
 from .search import Dfs
 
 SLACK = 0.3  # breaks allowed per expected position without an exact candidate (derive.py, docs/dfs.md)
 BREAKS_UNTIL = 0.935  # the allowance stops growing here (Blackwood's: position 239 of 256)
-QUOTA_UNTIL = 0.625  # the quota stops at this share of the cells (Blackwood's: 160 of 256)
+# the quota's share of the way along the fill order (derive.QuotaShape; Blackwood's on the official set:
+# 0.5 at position 26-28, 0.8 at 56-102, 0.93 at 160 where it stops)
+QUOTA_SHAPE = QuotaShape(ramp=0.22, hold=0.4, late=0.65, until=0.625)
 
 
 Stop = Callable[[], bool]  # asked to stop (a run's stop file): the pilot ends at once
@@ -110,7 +112,7 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
     elif knobs.lam is None:
         quota = ()
     else:
-        quota = derived_quota(*quota_bounds(puzzle, seq, qval), knobs.lam, puzzle.cols, QUOTA_UNTIL)
+        quota = derived_quota(*quota_bounds(puzzle, seq, qval), knobs.lam, puzzle.cols, QUOTA_SHAPE)
     if not quota:
         qval = np.zeros_like(qval)
     if cfg.breaks is not None:
