@@ -38,7 +38,7 @@ from .complete import complete, completion_cost
 from .config import DfsConfig
 from .harvest import Entry, board_entry
 from .longrun import LongRun
-from .pilot import Ranked, calibrate, never
+from .pilot import Ranked, Stop, calibrate, never
 from .recipes import describe, preset_recipe, recipe_name
 from .rules import Recipe
 
@@ -62,7 +62,7 @@ def resolve(
     folder: Path | None,
     warn: Callable[[str], None] | None = None,
     budget_s: float | None = None,
-    stop: Callable[[], bool] | None = None,
+    stop: Stop = never,
 ) -> tuple[Ranked, dict]:
     """The recipes this section means on this puzzle, best first, each with the pilot's attempt to continue
     (pilot.calibrate; a preset is one recipe, from the root), and how they were found (a pilot's report).
@@ -81,7 +81,7 @@ def resolve(
         except (ValueError, KeyError, TypeError):
             pass  # unreadable or another section: resolve afresh
     if name == "derived":
-        ranked, report = calibrate(puzzle, cfg, seed, warn, budget_s, stop or never)
+        ranked, report = calibrate(puzzle, cfg, seed, warn, budget_s, stop)
     else:
         ranked, report = [(preset_recipe(cfg, puzzle, name), None)], {}
     if folder is not None and not report.get("cut"):
@@ -160,7 +160,7 @@ def build_dfs(
 ) -> tuple[Board, dict]:
     """Recipe, DFS within its share of the deadline, then completions within the rest; the best board and
     the info. ``report`` gets progress lines and the pilot's warning (``warning: ...``)."""
-    began = time.process_time()
+    began, stop = time.process_time(), stop or never
     folder = None if log_dir is None else Path(log_dir) / "harvest"
     seed = int(rng.integers(2**62))
     budget = cfg.time_limit_cpu_s if deadline_s is None else min(cfg.time_limit_cpu_s, deadline_s)
@@ -190,14 +190,14 @@ def build_dfs(
         new = len(completed) - repeats
         if new == wanted:
             break
-        if best is not None and (best_info["score"] == puzzle.max_score or (stop is not None and stop())):
+        if best is not None and (best_info["score"] == puzzle.max_score or stop()):
             break  # a perfect board, or asked to stop: one completed board is what a construction must return
         share = None
         if deadline_s is not None:
             share = (deadline_s - (time.process_time() - began)) / (wanted - new)
             if share <= 0 and best is not None:
                 break
-        if stop is not None and stop():
+        if stop():
             share = 0.0  # asked to stop: the holes filled by the assignment alone, no CP-SAT, no repair
         board, info = complete(puzzle, partial, cfg.harvest, rng, cpu_s=share, stop=stop, order=run.order)
         made = board_entry(board).key
