@@ -4,6 +4,8 @@
 # stopped (a closed session, a reboot, SIGTERM to its process group) resumes where it was when the same command runs again.
 #   bash benchmarks/long_pair.sh CPU_S SEED PUZZLE DIR LABEL[=KEY=VALUE,KEY=VALUE] ...
 #   bash benchmarks/long_pair.sh 6840 1 instances/eternity2.txt ~/hour base short=construct.dfs.short_first=true
+# A variant's run.workers=N gives that run N workers (the same CPU budget in all):
+#   bash benchmarks/long_pair.sh 6840 1 instances/eternity2.txt ~/hour base w4=run.workers=4
 # 6840 CPU s is what a quiet wall hour gives 2 workers on 2 cores (95 %, docs/workers.md). Prints one line per
 # variant once every run has ended: the score re-verified from the puzzle file, CPU and wall seconds.
 set -euo pipefail
@@ -21,13 +23,15 @@ for variant in "$@"; do
   elif [ -n "$run" ]; then
     "$python" -m e2opt resume "$run" --quiet > "$dir.log" 2>&1 &
   else
-    extra=()
+    extra=(); workers=2
     if [ "$variant" != "$label" ]; then
       IFS=, read -ra kvs <<< "${variant#*=}"
-      for kv in "${kvs[@]}"; do extra+=(--set "$kv"); done
+      for kv in "${kvs[@]}"; do
+        if [[ $kv == run.workers=* ]]; then workers=${kv#run.workers=}; else extra+=(--set "$kv"); fi
+      done
     fi
     "$python" -m e2opt run "$root/config/eternity2.yaml" --set "instance=$puzzle" --set output.plots=false \
-      ${extra[@]+"${extra[@]}"} --seed "$seed" --workers 2 --max-cpu-s "$cpu" --max-wall-s $((cpu * 10)) \
+      ${extra[@]+"${extra[@]}"} --seed "$seed" --workers "$workers" --max-cpu-s "$cpu" --max-wall-s $((cpu * 10)) \
       --runs-dir "$dir" --quiet > "$dir.log" 2>&1 &
   fi
 done
