@@ -1,6 +1,6 @@
 """A long run's figures as docs/dfs.md tables them: the best at given run CPU s, who found each new best and
-when, the producer's boards (pieces, scores, mean score by pieces) and the pilot's choice. Read from the run
-folder alone.
+when, the producer's boards (pieces, scores, mean score by pieces, the DFS attempts begun by each) and the
+pilot's choice. Read from the run folder alone.
 
 python benchmarks/hour_table.py RUN_DIR [RUN_DIR ...] [--marks 600 1800 3600 6840]
 
@@ -65,6 +65,11 @@ def summary(run_dir: Path, marks: list[float]) -> list[str]:
         if by_placed:
             lines.append("  by pieces placed (pieces: boards, mean score): " + ", ".join(
                 f"{k}: {len(v)}, {sum(v) / len(v):.1f}" for k, v in sorted(by_placed.items())))  # fmt: skip
+    for worker in sorted({p.parent.parent for p in run_dir.glob("worker*/produced/*.json")}):
+        infos = [json.loads(p.read_text()) for p in sorted((worker / "produced").glob("*.json"))]
+        attempts = [str(i["attempts"]) for i in infos if i.get("attempts") is not None]
+        if attempts:
+            lines.append(f"  DFS attempts begun by each board ({worker.name}): {' '.join(attempts)}")
     for recipe in sorted(run_dir.glob("worker*/harvest/recipe.json")):
         report = json.loads(recipe.read_text()).get("report", {})
         chosen = report.get("chosen")
