@@ -65,11 +65,13 @@ def summary(run_dir: Path, marks: list[float]) -> list[str]:
         if by_placed:
             lines.append("  by pieces placed (pieces: boards, mean score): " + ", ".join(
                 f"{k}: {len(v)}, {sum(v) / len(v):.1f}" for k, v in sorted(by_placed.items())))  # fmt: skip
-    for worker in sorted({p.parent.parent for p in run_dir.glob("worker*/produced/*.json")}):
-        infos = [json.loads(p.read_text()) for p in sorted((worker / "produced").glob("*.json"))]
+    for produced_dir in sorted(run_dir.glob("worker*/produced")):
+        infos = [json.loads(p.read_text()) for p in sorted(produced_dir.glob("*.json"))]
         attempts = [str(i["attempts"]) for i in infos if i.get("attempts") is not None]
         if attempts:
-            lines.append(f"  DFS attempts begun by each board ({worker.name}): {' '.join(attempts)}")
+            lines.append(
+                f"  DFS attempts begun by each board ({produced_dir.parent.name}): {' '.join(attempts)}"
+            )
     for recipe in sorted(run_dir.glob("worker*/harvest/recipe.json")):
         report = json.loads(recipe.read_text()).get("report", {})
         chosen = report.get("chosen")

@@ -26,15 +26,14 @@ main() {
     elif [ -n "$run" ]; then
       "$python" -m e2opt resume "$run" --quiet > "$dir.log" 2>&1 &
     else
-      extra=(); workers=2
+      extra=()
       if [ "$variant" != "$label" ]; then
         IFS=, read -ra kvs <<< "${variant#*=}"
-        for kv in "${kvs[@]}"; do
-          if [[ $kv == run.workers=* ]]; then workers=${kv#run.workers=}; else extra+=(--set "$kv"); fi
-        done
+        for kv in "${kvs[@]}"; do extra+=(--set "$kv"); done
       fi
+      # 2 workers unless the variant sets run.workers: of two --set of one key the last counts
       "$python" -m e2opt run "$root/config/eternity2.yaml" --set "instance=$puzzle" --set output.plots=false \
-        ${extra[@]+"${extra[@]}"} --seed "$seed" --workers "$workers" --max-cpu-s "$cpu" --max-wall-s $((cpu * 10)) \
+        --set run.workers=2 ${extra[@]+"${extra[@]}"} --seed "$seed" --max-cpu-s "$cpu" --max-wall-s $((cpu * 10)) \
         --runs-dir "$dir" --quiet > "$dir.log" 2>&1 &
     fi
   done
