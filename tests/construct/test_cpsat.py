@@ -339,7 +339,10 @@ def test_no_round_runs_past_the_deadline_model_building_included():
     cfg = CpSatConfig(relaxed=0, max_attempts=3, fallback=(), table="element", time_limit_wall_s=30)
     start = time.perf_counter()
     _board, info = construct_cpsat(p, cfg, np.random.default_rng(0), deadline_s=5.0)
-    assert time.perf_counter() - start < 5.0 and info["wall_s"] < 5.0, info
+    # CP-SAT checks its limit between steps: on a loaded machine it ends a fraction of a second late (5.35 s
+    # was seen beside two benchmark runs), where a round that ignored the deadline would run its 30 s
+    late = 2.0
+    assert time.perf_counter() - start < 5.0 + late and info["wall_s"] < 5.0 + late, info
     # the first round gets nearly all the time; a second may fit when the first ends early (its time
     # limit allows for a model load estimate the solver may not need), but three cannot: one is skipped
     assert info["status"][0] == "UNKNOWN" and "SKIPPED" in info["status"][1:]
