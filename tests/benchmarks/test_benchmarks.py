@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -224,6 +225,26 @@ def check_dfs_stuck(tmp: Path, out: str) -> None:
     assert out.count("placed [16, 16]") == 8, out
 
 
+def perf_works(tmp: Path) -> None:
+    """kernel_profile.py needs perf allowed to sample here, and objdump; a machine without them skips it."""
+    if shutil.which("objdump") is None or shutil.which("perf") is None:
+        pytest.skip("perf or objdump not installed")
+    probe = subprocess.run(
+        ["perf", "record", "-q", "-o", str(tmp / "probe.data"), "--", "true"], capture_output=True
+    )
+    if probe.returncode != 0:
+        pytest.skip("perf may not sample on this machine")
+
+
+def check_kernel_profile(tmp: Path, out: str) -> None:
+    head, *rows = out.splitlines()
+    assert head.startswith("seed 1: ") and " samples in the kernel" in head, out
+    shares = [float(row.split()[0]) for row in rows]
+    assert len(rows) == 5 and shares == sorted(shares, reverse=True) and 0 < sum(shares) <= 100.01, out
+    asm = (tmp / "k.asm").read_text().splitlines()
+    assert len(asm) > 100 and abs(sum(float(line.split()[0]) for line in asm) - 100) < 0.5
+
+
 def check_workers_cpu(tmp: Path, out: str) -> None:
     (row,) = jsonl(tmp / "cpu.jsonl")
     assert row["case"] == "2" and row["exit"] == 0 and 0 < row["search_cpu_s"] <= row["all_cpu_s"]
@@ -254,6 +275,7 @@ SMOKE: list[Entry] = [
     ("exact_bench.py", "best --sizes 4 --seeds 0 --recolour 1 --limit 5 --out {tmp}/best.jsonl", {}, None, check_exact_best),
     ("exact_estimate.py", "{set1_4}", {}, None, check_table_line("| set1_04x04 | 3.7 | 3.7 | 3.9 | 3.9 | 0.4 |")),
     ("formats_bench.py", "--repeats 1", {}, None, check_table_line("| official-set check and numbering")),
+    ("kernel_profile.py", "1 --placements 3e6 --top 5 --asm {tmp}/k.asm", {}, perf_works, check_kernel_profile),
     ("moves_bench.py", "tsr --instance {e2} --board {e2_board} --cpu-s 0.05", {}, None, check_table_line("score 470 -> 470")),
     ("moves_bench.py", "region --instance {e2} --board {e2_board} --sizes 4 --calls 2", {}, None, check_table_line("4x4: 2 calls, improved 0 (0%)")),
     ("moves_bench.py", "fixed --config {config} --moves 50 --seed 1", {}, None, check_table_line("50 moves in ")),
