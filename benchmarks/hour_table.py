@@ -2,7 +2,12 @@
 when, the producer's boards (pieces, scores, mean score by pieces, the DFS attempts begun by each) and the
 pilot's choice. Read from the run folder alone.
 
-python benchmarks/hour_table.py RUN_DIR [RUN_DIR ...] [--marks 600 1800 3600 6840]
+python benchmarks/hour_table.py RUN_DIR [RUN_DIR ...] [--marks 600 1800 3600 6840] [--attempts]
+
+``--attempts`` adds, per producer and DFS attempt, its boards' count, the mean of its first three, the mean of
+the rest and its best, and over every attempt of the runs given with at least six boards, Spearman's rank
+correlation of the first three's mean with the rest's: whether an attempt's first boards tell how good it is
+(the question behind an abort-by-score restart policy; docs/dfs.md).
 
 The run's CPU clock (what ``--max-cpu-s`` counts) is in its ``stats`` events, every few wall seconds; a
 ``best`` event's wall time is placed on that clock by linear interpolation between the two stats events
@@ -17,7 +22,11 @@ from bisect import bisect_left
 from collections import Counter
 from pathlib import Path
 
+from scipy.stats import spearmanr
+
 from e2opt.engine.events import read_events
+
+FIRST = 3  # boards that open an attempt, for --attempts
 
 
 def cpu_at(clock: list[tuple[float, float]], wall: float) -> float:
@@ -82,13 +91,45 @@ def summary(run_dir: Path, marks: list[float]) -> list[str]:
     return lines
 
 
+def by_attempt(run_dir: Path) -> dict[str, dict[int, list[int]]]:
+    """The producers' board scores per worker and DFS attempt, in the order they were made."""
+    out: dict[str, dict[int, list[int]]] = {}
+    for produced_dir in sorted(run_dir.glob("worker*/produced")):
+        for info in (json.loads(p.read_text()) for p in sorted(produced_dir.glob("*.json"))):
+            if info.get("attempts") is not None:
+                worker = out.setdefault(produced_dir.parent.name, {})
+                worker.setdefault(int(info["attempts"]), []).append(int(info["score"]))
+    return out
+
+
+def attempt_lines(runs: list[Path]) -> list[str]:
+    """--attempts: each attempt's opening boards against the rest, and their rank correlation over the runs."""
+    lines, pairs = [], []
+    for run in runs:
+        for worker, attempts in by_attempt(run).items():
+            for attempt, scores in sorted(attempts.items()):
+                first, rest = scores[:FIRST], scores[FIRST:]
+                rest_mean = f"{sum(rest) / len(rest):.2f}" if rest else "-"
+                lines.append(f"{run} {worker} attempt {attempt}: {len(scores)} boards, first {FIRST} mean "
+                             f"{sum(first) / len(first):.2f}, rest mean {rest_mean}, best {max(scores)}")  # fmt: skip
+                if len(scores) >= 2 * FIRST:
+                    pairs.append((sum(first) / len(first), sum(rest) / len(rest)))
+    if len(pairs) >= 3:
+        rho, p = spearmanr(*zip(*pairs, strict=True))
+        lines.append(f"{len(pairs)} attempts of >= {2 * FIRST} boards: Spearman {rho:.2f} (p {p:.2f})")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--marks", nargs="+", type=float, default=[600, 1800, 3600, 6840])
+    parser.add_argument("--attempts", action="store_true")
     args = parser.parse_args()
     for run in args.runs:
         print("\n".join(summary(run, args.marks)))
+    if args.attempts:
+        print("\n".join(attempt_lines(args.runs)))
 
 
 if __name__ == "__main__":

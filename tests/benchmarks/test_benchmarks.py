@@ -214,6 +214,25 @@ def long_run(tmp: Path) -> None:
     (run / "worker1" / "harvest" / "recipe.json").write_text(json.dumps({"report": report}), encoding="utf-8")
 
 
+def attempts_run(tmp: Path) -> None:
+    """``long_run`` with a producer's boards from three DFS attempts of six boards each."""
+    long_run(tmp)
+    produced = tmp / "run" / "worker1" / "produced"
+    produced.mkdir()
+    scores = {1: (10, 11, 12, 11, 11, 11), 2: (12, 12, 12, 13, 13, 14), 3: (9, 9, 9, 9, 10, 10)}
+    boards = [(a, s) for a, ss in scores.items() for s in ss]
+    for i, (attempt, score) in enumerate(boards):
+        (produced / f"{i:06d}.json").write_text(
+            json.dumps({"attempts": attempt, "score": score}), encoding="utf-8"
+        )
+
+
+def check_attempts(tmp: Path, out: str) -> None:
+    """Each attempt's opening boards against the rest, and their rank correlation (perfect here)."""
+    assert " worker1 attempt 2: 6 boards, first 3 mean 12.00, rest mean 13.33, best 14\n" in out, out
+    assert out.endswith("\n3 attempts of >= 6 boards: Spearman 1.00 (p 0.00)\n"), out
+
+
 # script -> (arguments as shell words, env additions, preparation, check); several entries per script allowed;
 # {tmp} is tmp_path, the other {names} are PLACES (paths with spaces stay one word)
 Entry = tuple[str, str, dict[str, str], Callable[[Path], None] | None, Callable[[Path, str], None]]
@@ -266,6 +285,7 @@ SMOKE: list[Entry] = [
         "(12, 380, 200, producer)\n  producer boards: 2, 14-15 pieces, 11 x1, 12 x1 (mean 11.5)\n"
         "  by pieces placed (pieces: boards, mean score): 14: 1, 11.0, 15: 1, 12.0\n"
         "  pilot (worker1): no quota; 13 pieces in the pilot")),
+    ("hour_table.py", "{tmp}/run --marks 100 --attempts", {}, attempts_run, check_attempts),
     ("hour_matrix.sh", "{tmp}/lp base calm=search.plateau=100", {"PUZZLES": "{set1_4}", "SEEDS": "1", "CPU_S": "2"}, None, check_hour_matrix),
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
     ("dfs_stuck.py", "{set1_4} --seeds 1 2 --cpu-s 0.05", {}, None, check_dfs_stuck),
