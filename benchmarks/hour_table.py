@@ -40,6 +40,17 @@ def cpu_at(clock: list[tuple[float, float]], wall: float) -> float:
     return c0 + (c1 - c0) * (wall - w0) / (w1 - w0) if w1 > w0 else c1
 
 
+def by_attempt(run_dir: Path) -> dict[str, dict[int, list[int]]]:
+    """The producers' board scores per worker and DFS attempt, in the order they were made."""
+    out: dict[str, dict[int, list[int]]] = {}
+    for produced_dir in sorted(run_dir.glob("worker*/produced")):
+        for info in (json.loads(p.read_text()) for p in sorted(produced_dir.glob("*.json"))):
+            if info.get("attempts") is not None:
+                worker = out.setdefault(produced_dir.parent.name, {})
+                worker.setdefault(int(info["attempts"]), []).append(int(info["score"]))
+    return out
+
+
 def summary(run_dir: Path, marks: list[float]) -> list[str]:
     """The lines printed for one run folder."""
     clock: list[tuple[float, float]] = []
@@ -74,13 +85,9 @@ def summary(run_dir: Path, marks: list[float]) -> list[str]:
         if by_placed:
             lines.append("  by pieces placed (pieces: boards, mean score): " + ", ".join(
                 f"{k}: {len(v)}, {sum(v) / len(v):.1f}" for k, v in sorted(by_placed.items())))  # fmt: skip
-    for produced_dir in sorted(run_dir.glob("worker*/produced")):
-        infos = [json.loads(p.read_text()) for p in sorted(produced_dir.glob("*.json"))]
-        attempts = [str(i["attempts"]) for i in infos if i.get("attempts") is not None]
-        if attempts:
-            lines.append(
-                f"  DFS attempts begun by each board ({produced_dir.parent.name}): {' '.join(attempts)}"
-            )
+    for worker, attempts in by_attempt(run_dir).items():  # a worker's attempt count only grows
+        begun = " ".join(str(a) for a, scores in sorted(attempts.items()) for _ in scores)
+        lines.append(f"  DFS attempts begun by each board ({worker}): {begun}")
     for recipe in sorted(run_dir.glob("worker*/harvest/recipe.json")):
         report = json.loads(recipe.read_text()).get("report", {})
         chosen = report.get("chosen")
@@ -89,17 +96,6 @@ def summary(run_dir: Path, marks: list[float]) -> list[str]:
             placed = trials.get(chosen, {}).get("placed")
             lines.append(f"  pilot ({recipe.parent.parent.name}): {chosen}; {placed} pieces in the pilot")
     return lines
-
-
-def by_attempt(run_dir: Path) -> dict[str, dict[int, list[int]]]:
-    """The producers' board scores per worker and DFS attempt, in the order they were made."""
-    out: dict[str, dict[int, list[int]]] = {}
-    for produced_dir in sorted(run_dir.glob("worker*/produced")):
-        for info in (json.loads(p.read_text()) for p in sorted(produced_dir.glob("*.json"))):
-            if info.get("attempts") is not None:
-                worker = out.setdefault(produced_dir.parent.name, {})
-                worker.setdefault(int(info["attempts"]), []).append(int(info["score"]))
-    return out
 
 
 def attempt_lines(runs: list[Path]) -> list[str]:
