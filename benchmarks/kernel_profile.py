@@ -27,6 +27,15 @@ from pathlib import Path
 CODE_BYTES = 65536  # more than the kernel's machine code; the tail past it is never sampled
 
 
+def mapped_after(addr: int) -> int:
+    """Bytes from ``addr`` to the end of this process's memory mapping that holds it (reading past would fault)."""
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+        if lo <= addr < hi:
+            return hi - addr
+    raise RuntimeError(f"address {addr:#x} is in no mapping of this process")
+
+
 def child(seed: int, placements: int, out: Path) -> None:
     """Compile and warm the kernel, write its entry and code bytes to ``out``, then run it."""
     from e2opt import read_puzzle
@@ -41,7 +50,7 @@ def child(seed: int, placements: int, out: Path) -> None:
     run.run(max_nodes=1000)
     (cres,) = kernel._dfs.overloads.values()  # the plain variant, the preset's
     entry = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
-    (out / "code.bin").write_bytes(ctypes.string_at(entry, CODE_BYTES))
+    (out / "code.bin").write_bytes(ctypes.string_at(entry, min(CODE_BYTES, mapped_after(entry))))
     began = time.process_time()
     summary = run.run(max_nodes=placements, chunk=1 << 21)
     rate = summary.nodes / (time.process_time() - began) / 1e6
@@ -58,7 +67,8 @@ def annotate(out: Path) -> tuple[list[tuple[int, str]], Counter, dict]:
         check=True,
     ).stdout.split()
     hits = Counter(int(ip, 16) - info["entry"] for ip in ips)
-    hits = Counter({off: n for off, n in hits.items() if 0 <= off < CODE_BYTES})
+    size = (out / "code.bin").stat().st_size
+    hits = Counter({off: n for off, n in hits.items() if 0 <= off < size})
     info["samples"], info["inside"] = len(ips), sum(hits.values())
     asm = subprocess.run(
         ["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", str(out / "code.bin")],
