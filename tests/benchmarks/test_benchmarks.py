@@ -244,6 +244,14 @@ def check_dfs_stuck(tmp: Path, out: str) -> None:
     assert out.count("placed [16, 16]") == 8, out
 
 
+def check_pilot_choice(tmp: Path, out: str) -> None:
+    """Two draws per candidate on the 4x4 (no hint: eight candidates): one line per seed, its winner's
+    attempt solved (16 pieces, 24 joins)."""
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["seed"] for r in rows] == [1, 2] and all(len(r["reached"]) == 8 for r in rows), out
+    assert all((r["placed"], r["joins"], r["breaks"], r["relaxed"]) == (16, 24, 0, False) for r in rows), out
+
+
 def perf_works(tmp: Path) -> None:
     """kernel_profile.py needs perf allowed to sample here, and objdump; a machine without them skips it."""
     if shutil.which("objdump") is None or shutil.which("perf") is None:
@@ -289,6 +297,7 @@ SMOKE: list[Entry] = [
     ("hour_matrix.sh", "{tmp}/lp base calm=search.plateau=100", {"PUZZLES": "{set1_4}", "SEEDS": "1", "CPU_S": "2"}, None, check_hour_matrix),
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
     ("dfs_stuck.py", "{set1_4} --seeds 1 2 --cpu-s 0.05", {}, None, check_dfs_stuck),
+    ("pilot_choice.py", "{set1_4} --seeds 1 2 --set pilot.cpu_s=0.2 --set pilot.draws=2", {}, None, check_pilot_choice),
     ("engine_bench.py", "{root} --reps 1 --kernel-cpu-s 0.1 --figures kernel", {}, None, check_engine),
     ("exact_bench.py", "count --instances set1_03x03 --limit 5 --out {tmp}/ex.jsonl", {}, None, check_exact_count),
     ("exact_bench.py", "brendan --instances set1_03x03 --limit 5 --cpsat-limit 5 --out {tmp}/exb.jsonl", {}, None, check_exact_brendan),

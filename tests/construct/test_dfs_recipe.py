@@ -222,6 +222,45 @@ def test_halving_breaks_ties_toward_the_earlier_candidate():
     assert [c.trial.dropped for c in curves] == [None, 3, 2, 1, 1]  # 5 -> 3 -> 2 -> 1
 
 
+def test_draws_share_the_first_round_and_the_best_goes_on():
+    """Two draws of one candidate: round 1's share split between them, the one with more joins kept and
+    continued alone; of two level draws, the first."""
+    low, high = _Curve(10, 0), _Curve(30, 0)
+    draws = pilot.Draws([low, high])
+    assert draws.advance(2.0).joins == 30 and draws.trial is high.trial
+    assert (low.trial.cpu_s, high.trial.cpu_s) == (1.0, 1.0)
+    draws.advance(2.0)
+    assert (low.trial.cpu_s, high.trial.cpu_s) == (1.0, 3.0)
+    first, second = _Curve(5, 0), _Curve(5, 0)
+    level = pilot.Draws([first, second])
+    level.advance(1.0)
+    assert level.trial is first.trial
+
+
+def test_the_halving_over_draws_ranks_each_candidate_by_its_best_draw():
+    """A candidate whose first draw is stuck but whose second goes deep beats one with two middling draws;
+    with one draw each (today's pilot) the stuck draw would have dropped it."""
+    stuck_then_deep = pilot.Draws([_Curve(5, 0), _Curve(50, 10)])
+    middling = pilot.Draws([_Curve(30, 1), _Curve(31, 1)])
+    assert pilot.halving([middling, stuck_then_deep], 4.0) == [1, 0]
+    assert pilot.halving([_Curve(30, 1), _Curve(5, 0)], 4.0) == [0, 1]
+
+
+def test_a_pilot_with_draws_continues_the_kept_attempt():
+    """On a hinted puzzle, two draws per candidate: every candidate reports one trial, and the chosen
+    recipe's attempt to continue is the kept draw's (its deepest partial is the trial's)."""
+    p = generate(6, 6, 3, 4, 5, hints=2)[0]
+    cfg = DfsConfig(recipe="derived", pilot=PilotConfig(cpu_s=0.2, draws=2))
+    ranked, report = pilot.calibrate(p, cfg, 7)
+    assert len(report["trials"]) == len(
+        {r for r in (pilot.derived_recipe(p, cfg, k) for k in pilot.candidates(p, 16))}
+    )
+    chosen = next(t for t in report["trials"] if t["dropped"] is None)
+    state = ranked[0][1]
+    assert state is not None and int(state["ctr"][2]) + len(p.hints) == chosen["placed"]  # ctr[DEEPEST]
+    assert int(state["ctr"][1]) == chosen["nodes"]  # the kept draw's placements, not the other's
+
+
 def test_hints_add_the_clue_candidates_and_a_puzzle_without_hints_keeps_the_exact_ones():
     """Without hints only the exact candidates (no clue break), so a hint-free puzzle cannot lose by clue zones; with hints the same
     ones first, then each with one break in the zone of every hint reached a row before the breaks."""

@@ -83,15 +83,18 @@ class PilotConfig:
     """The calibration of a derived recipe: the candidate settings run fresh attempts, halved round after
     round by the joins their deepest partial matches, ``cpu_s`` CPU s in all (counted in the construction's
     budget, at most a quarter of it); ``candidates`` caps how many are tried (the list is in pilot.py).
+    ``draws``: fresh attempts per candidate in the first round, sharing its time, the best kept.
     ``enabled: false`` takes the first candidate."""
 
     enabled: bool = True
     cpu_s: float = 15.0
     candidates: int = 16
+    draws: int = 1
 
     def __post_init__(self):
         positive("cpu_s", self.cpu_s)
         positive("candidates", self.candidates)
+        positive("draws", self.draws)
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,13 @@ random expectation (or no quota), the branching at which breaks begin, and break
 pilot runs each candidate's DFS from a fresh attempt (seeded from the run) and halves the field round
 after round (``halving``: ``pilot.cpu_s`` CPU s in all), keeping the candidates whose deepest partial
 matches the most joins (a placed cell adds about two, a break takes one away: a candidate that spends its
-breaks early to get a few cells deeper loses; ties: the earlier candidate). When no candidate gets past
-the position where breaks begin, the quota and schedule cannot be met on this puzzle: the pilot relaxes
-them (no quota, clue breaks, earlier breaks) and says so in one warning line. The chosen trial also sets
-the attempts' abort marks (unless ``abort`` is given): an attempt that has not reached ABORT_SHARE of the
-trial's depth within ABORT_NODES times the trial's nodes, or the trial's depth within three times that,
-starts afresh, so one bad opening cannot hold a run for hours.
+breaks early to get a few cells deeper loses; ties: the earlier candidate); with ``pilot.draws`` > 1
+each candidate's first round is shared by that many fresh attempts, the best going on (``Draws``). When
+no candidate gets past the position where breaks begin, the quota and schedule cannot be met on this
+puzzle: the pilot relaxes them (no quota, clue breaks, earlier breaks) and says so in one warning line.
+The chosen trial also sets the attempts' abort marks (unless ``abort`` is given): an attempt that has not
+reached ABORT_SHARE of the trial's depth within ABORT_NODES times the trial's nodes, or the trial's depth
+within three times that, starts afresh, so one bad opening cannot hold a run for hours.
 """
 
 from __future__ import annotations
@@ -183,7 +184,36 @@ class Attempt:
         return t
 
 
-def halving(attempts: list[Attempt], total_s: float, stop: Stop = never) -> list[int]:
+class Draws:
+    """A candidate's ``len(attempts)`` fresh attempts (seeds of their own) in the pilot's first round, each
+    given an equal part of the candidate's share; the one with the most matched joins (ties: the first) is
+    kept and continued in the later rounds. One attempt stuck beside a hint by its opening then no longer
+    drops a recipe that another opening takes deep (docs/dfs.md "Draws in the pilot's first round")."""
+
+    def __init__(self, attempts: list[Attempt]):
+        self.attempts = attempts
+
+    @property
+    def trial(self) -> Trial:
+        """The trial of the kept attempt (before the first round: the first one's)."""
+        return self.attempts[0].trial
+
+    @property
+    def dfs(self) -> Dfs:
+        """The DFS of the kept attempt."""
+        return self.attempts[0].dfs
+
+    def advance(self, cpu_s: float, stop: Stop = never) -> Trial:
+        """The first call shares ``cpu_s`` among the draws and keeps the best; later calls go on with it."""
+        if len(self.attempts) == 1:
+            return self.attempts[0].advance(cpu_s, stop=stop)
+        for a in self.attempts:
+            a.advance(cpu_s / len(self.attempts), stop=stop)
+        self.attempts = [max(self.attempts, key=lambda a: a.trial.joins)]  # max keeps the first of ties
+        return self.attempts[0].trial
+
+
+def halving(attempts: list[Attempt] | list[Draws], total_s: float, stop: Stop = never) -> list[int]:
     """Successive halving: ceil(log2 n) rounds of equal CPU (``total_s`` in all), each shared by the
     candidates still in; after each, the better half by matched joins of the deepest partial goes on
     (ties: the earlier candidate), its attempt continued where it stopped. A quota that costs depth in the
@@ -262,8 +292,10 @@ def calibrate(
     ranked: Ranked = [(recipes[0], None)]
     if cfg.pilot.enabled:
         total = cfg.pilot.cpu_s if budget_s is None else min(cfg.pilot.cpu_s, PILOT_SHARE * budget_s)
+        n, draws = len(pool), cfg.pilot.draws
         attempts = [
-            Attempt(puzzle, r, k, seed + i) for i, (r, k) in enumerate(zip(recipes, pool, strict=True))
+            Draws([Attempt(puzzle, r, k, seed + i + d * n) for d in range(draws)])
+            for i, (r, k) in enumerate(zip(recipes, pool, strict=True))
         ]
         attempts[0].dfs.step(1)  # the kernel compiled or loaded outside the trials' clocks
         order = halving(attempts, total, stop)
