@@ -24,11 +24,12 @@ from pathlib import Path
 import numpy as np
 
 from e2opt import read_puzzle
-from e2opt.config.schema import build, set_dotted, yaml_load
+from e2opt.config.schema import build, set_dotted
 from e2opt.construct.dfs.build import build_dfs
 from e2opt.construct.dfs.config import DfsConfig
 from e2opt.core.board import format_board
 from e2opt.core.verify import verify_texts
+from e2opt.engine.loader import parse_override
 
 
 def summary(paths: list[str]) -> str:
@@ -68,8 +69,7 @@ def main() -> None:
     args = ap.parse_args()
     section: dict = {}
     for item in args.sets:
-        key, _, value = item.partition("=")
-        set_dotted(section, key, yaml_load(value))
+        set_dotted(section, *parse_override(item))
     if args.summary:
         print(summary(args.summary))
         return

@@ -18,9 +18,10 @@ import json
 import numpy as np
 
 from e2opt import read_puzzle
-from e2opt.config.schema import build, set_dotted, yaml_load
+from e2opt.config.schema import build, set_dotted
 from e2opt.construct.dfs.config import DfsConfig
 from e2opt.construct.dfs.pilot import calibrate
+from e2opt.engine.loader import parse_override
 
 
 def main() -> None:
@@ -32,8 +33,7 @@ def main() -> None:
     args = ap.parse_args()
     section: dict = {"recipe": "derived"}
     for item in args.sets:
-        key, _, value = item.partition("=")
-        set_dotted(section, key, yaml_load(value))
+        set_dotted(section, *parse_override(item))
     cfg = build(DfsConfig, section, "--set")
     for path in args.puzzles:
         puzzle = read_puzzle(path)
