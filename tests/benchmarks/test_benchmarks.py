@@ -252,6 +252,15 @@ def check_pilot_choice(tmp: Path, out: str) -> None:
     assert all((r["placed"], r["joins"], r["breaks"], r["relaxed"]) == (16, 24, 0, False) for r in rows), out
 
 
+def check_pilot_finalists(tmp: Path, out: str) -> None:
+    """E2 with a pilot too short to finish: the winner's deepest partial is the first finalist, and each
+    completion is a whole board at least as good as its partial's matched joins (the repair keeps its best)."""
+    (row,) = [json.loads(line) for line in out.splitlines()]
+    first = row["finalists"][0]
+    assert (first["placed"], first["joins"]) == (row["placed"], row["joins"]) and row["placed"] < 256, out
+    assert all(f["joins"] <= f["filled"] <= f["completed"] <= 480 for f in row["finalists"]), out
+
+
 def perf_works(tmp: Path) -> None:
     """kernel_profile.py needs perf allowed to sample here, and objdump; a machine without them skips it."""
     if shutil.which("objdump") is None or shutil.which("perf") is None:
@@ -298,6 +307,7 @@ SMOKE: list[Entry] = [
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
     ("dfs_stuck.py", "{set1_4} --seeds 1 2 --cpu-s 0.05", {}, None, check_dfs_stuck),
     ("pilot_choice.py", "{set1_4} --seeds 1 2 --set pilot.cpu_s=0.2 --set pilot.draws=2", {}, None, check_pilot_choice),
+    ("pilot_choice.py", "{e2} --seeds 1 --set pilot.cpu_s=0.1 --set harvest.cpsat_wall_s=0.5 --set harvest.repair_cpu_s=0.1 --complete 2", {}, None, check_pilot_finalists),
     ("engine_bench.py", "{root} --reps 1 --kernel-cpu-s 0.1 --figures kernel", {}, None, check_engine),
     ("exact_bench.py", "count --instances set1_03x03 --limit 5 --out {tmp}/ex.jsonl", {}, None, check_exact_count),
     ("exact_bench.py", "brendan --instances set1_03x03 --limit 5 --cpsat-limit 5 --out {tmp}/exb.jsonl", {}, None, check_exact_brendan),
