@@ -244,6 +244,16 @@ def check_dfs_stuck(tmp: Path, out: str) -> None:
     assert out.count("placed [16, 16]") == 8, out
 
 
+def check_dfs_depths(tmp: Path, out: str) -> None:
+    """E2's preset for a fraction of a CPU s: one line, shares of the samples summing to one over bands of
+    64 depths (255 depths: four bands and the empty fifth), no deeper than the deepest partial."""
+    (row,) = [json.loads(line) for line in out.splitlines()]
+    assert row["recipe"] == "blackwood" and row["first_break"] == 201 and len(row["share"]) == 5, out
+    assert abs(sum(row["share"]) - 1) < 1e-3 and row["samples"] > 0, out
+    deepest_band = max(i for i, x in enumerate(row["share"]) if x > 0)
+    assert deepest_band * 64 <= row["deepest"] - 1, out
+
+
 def check_pilot_choice(tmp: Path, out: str) -> None:
     """Two draws per candidate on the 4x4 (no hint: eight candidates): one line per seed, its winner's
     attempt solved (16 pieces, 24 joins)."""
@@ -305,6 +315,7 @@ SMOKE: list[Entry] = [
     ("hour_table.py", "{tmp}/run --marks 100 --attempts", {}, attempts_run, check_attempts),
     ("hour_matrix.sh", "{tmp}/lp base calm=search.plateau=100", {"PUZZLES": "{set1_4}", "SEEDS": "1", "CPU_S": "2"}, None, check_hour_matrix),
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
+    ("dfs_depths.py", "{e2} --seeds 1 --cpu-s 0.3 --band 64", {}, None, check_dfs_depths),
     ("dfs_stuck.py", "{set1_4} --seeds 1 2 --cpu-s 0.05", {}, None, check_dfs_stuck),
     ("pilot_choice.py", "{set1_4} --seeds 1 2 --set pilot.cpu_s=0.2 --set pilot.draws=2", {}, None, check_pilot_choice),
     ("pilot_choice.py", "{e2} --seeds 1 --set pilot.cpu_s=0.1 --set harvest.cpsat_wall_s=0.5 --set harvest.repair_cpu_s=0.1 --complete 2", {}, None, check_pilot_finalists),
