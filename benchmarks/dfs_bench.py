@@ -53,6 +53,15 @@ def summary(paths: list[str]) -> str:
     return "\n".join(out)
 
 
+def dfs_section(sets: list[str], **base) -> dict:
+    """The ``construct.dfs`` section that ``--set KEY=VALUE`` items make over ``base`` (the CLI's parse of a
+    value); pilot_choice.py and dfs_depths.py read their ``--set`` with it too."""
+    section = dict(base)
+    for item in sets:
+        set_dotted(section, *parse_override(item))
+    return section
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("puzzles", nargs="*")
@@ -67,9 +76,7 @@ def main() -> None:
     ap.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--label", default=None, help="the variant's name in the rows (default: the recipe)")
     args = ap.parse_args()
-    section: dict = {}
-    for item in args.sets:
-        set_dotted(section, *parse_override(item))
+    section = dfs_section(args.sets)
     if args.summary:
         print(summary(args.summary))
         return

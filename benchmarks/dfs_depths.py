@@ -19,16 +19,16 @@ import json
 import time
 
 import numpy as np
+from dfs_bench import dfs_section  # benchmarks/ is the script's folder: sys.path[0]
 
 from e2opt import read_puzzle
-from e2opt.config.schema import build, set_dotted
+from e2opt.config.schema import build
 from e2opt.construct.dfs import kernel as k
 from e2opt.construct.dfs.build import resolve
 from e2opt.construct.dfs.config import DfsConfig
 from e2opt.construct.dfs.pilot import first_break
 from e2opt.construct.dfs.rules import make_rules
 from e2opt.construct.dfs.search import Dfs
-from e2opt.engine.loader import parse_override
 from e2opt.fill.order import make_order
 
 
@@ -47,10 +47,7 @@ def main() -> None:
     ap.add_argument("--band", type=int, default=16)
     ap.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE")
     args = ap.parse_args()
-    section: dict = {}
-    for item in args.sets:
-        set_dotted(section, *parse_override(item))
-    cfg = build(DfsConfig, section, "--set")
+    cfg = build(DfsConfig, dfs_section(args.sets), "--set")
     for path in args.puzzles:
         puzzle = read_puzzle(path)
         for seed in args.seeds:

@@ -20,16 +20,16 @@ import argparse
 import json
 
 import numpy as np
+from dfs_bench import dfs_section  # benchmarks/ is the script's folder: sys.path[0]
 
 from e2opt import read_puzzle
-from e2opt.config.schema import build, set_dotted
+from e2opt.config.schema import build
 from e2opt.construct.dfs.complete import complete
 from e2opt.construct.dfs.config import DfsConfig
 from e2opt.construct.dfs.pilot import Ranked, calibrate
 from e2opt.construct.dfs.rules import make_rules
 from e2opt.construct.dfs.search import Dfs
 from e2opt.core.puzzle import Puzzle
-from e2opt.engine.loader import parse_override
 from e2opt.fill.order import make_order
 
 
@@ -59,10 +59,7 @@ def main() -> None:
     ap.add_argument("--label", default=None)
     ap.add_argument("--complete", type=int, default=0, metavar="K", help="complete the first K ranked")
     args = ap.parse_args()
-    section: dict = {"recipe": "derived"}
-    for item in args.sets:
-        set_dotted(section, *parse_override(item))
-    cfg = build(DfsConfig, section, "--set")
+    cfg = build(DfsConfig, dfs_section(args.sets, recipe="derived"), "--set")
     for path in args.puzzles:
         puzzle = read_puzzle(path)
         for seed in args.seeds:
