@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -170,6 +169,7 @@ def test_pool_keeps_the_top_whatever_the_order_and_dedups():
 
 SCRIPT = """
 import sys
+import time
 from pathlib import Path
 from e2opt.core.generate import generate
 from e2opt.construct.dfs.longrun import LongRun
@@ -179,7 +179,14 @@ p = generate(6, 6, 3, 4, 5, hints=1, recolour=6)[0]
 cfg = DfsConfig(recipe="blackwood", scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3), (33, 4)),
                 quota=(), abort=(), harvest=HarvestConfig(min_placed=31, pool_size=50), node_budget=300_000)
 run = LongRun(p, preset_recipe(cfg, p, "blackwood"), cfg.harvest, 7, Path(sys.argv[1]))
-run.run(max_nodes=int(sys.argv[2]), chunk=1 << 12, checkpoint_every_s=0.05)
+
+
+def tick(r):  # the placements so far, for the test to kill at; a pause to make the run long enough to be hit
+    print(r.nodes, flush=True)
+    time.sleep(0.0003)
+
+
+run.run(max_nodes=int(sys.argv[2]), chunk=1 << 12, checkpoint_every_s=0.05, tick=tick)
 """
 
 
@@ -199,18 +206,27 @@ def test_harvest_survives_kill_9_and_resume_without_duplicates_or_loss(tmp_path)
     nodes = 2_000_000
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     straight = tmp_path / "straight"
-    began = time.perf_counter()
-    subprocess.run([sys.executable, "-c", SCRIPT, str(straight), str(nodes)], check=True, env=env)
-    took = time.perf_counter() - began
+    quiet = {"env": env, "stdout": subprocess.DEVNULL}
+    subprocess.run([sys.executable, "-c", SCRIPT, str(straight), str(nodes)], check=True, **quiet)
     killed = tmp_path / "killed"
-    for delay in (0.6 * took, 0.35 * took):  # the second run starts from the first one's checkpoint
-        proc = subprocess.Popen([sys.executable, "-c", SCRIPT, str(killed), str(nodes)], env=env)
-        time.sleep(delay)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
+    for share in (
+        0.4,
+        0.7,
+    ):  # killed by its own progress, not by a clock (a cold numba cache, a loaded machine)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SCRIPT, str(killed), str(nodes)],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for line in proc.stdout:
+            if int(line) >= share * nodes:
+                break
+        proc.send_signal(signal.SIGKILL)
         proc.wait()
+        proc.stdout.close()
     assert _pool_state(killed)[2] < nodes  # the kills did cut the run short
-    subprocess.run([sys.executable, "-c", SCRIPT, str(killed), str(nodes)], check=True, env=env)
+    subprocess.run([sys.executable, "-c", SCRIPT, str(killed), str(nodes)], check=True, **quiet)
     a, b = _pool_state(straight), _pool_state(killed)
     assert a[2] == b[2] == nodes
     assert a[0] == b[0] and len(a[0]) > 0
