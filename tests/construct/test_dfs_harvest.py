@@ -209,16 +209,11 @@ def test_harvest_survives_kill_9_and_resume_without_duplicates_or_loss(tmp_path)
     quiet = {"env": env, "stdout": subprocess.DEVNULL}
     subprocess.run([sys.executable, "-c", SCRIPT, str(straight), str(nodes)], check=True, **quiet)
     killed = tmp_path / "killed"
-    for share in (
-        0.4,
-        0.7,
-    ):  # killed by its own progress, not by a clock (a cold numba cache, a loaded machine)
-        proc = subprocess.Popen(
-            [sys.executable, "-c", SCRIPT, str(killed), str(nodes)],
-            env=env,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+    # each run killed by its own progress, not by a clock (a cold numba cache, a loaded machine); the second
+    # one starts from the first one's checkpoint
+    for share in (0.4, 0.7):
+        command = [sys.executable, "-c", SCRIPT, str(killed), str(nodes)]
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
         for line in proc.stdout:
             if int(line) >= share * nodes:
                 break
