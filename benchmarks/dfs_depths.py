@@ -27,9 +27,7 @@ from e2opt.construct.dfs import kernel as k
 from e2opt.construct.dfs.build import resolve
 from e2opt.construct.dfs.config import DfsConfig
 from e2opt.construct.dfs.pilot import first_break
-from e2opt.construct.dfs.rules import make_rules
-from e2opt.construct.dfs.search import Dfs
-from e2opt.fill.order import make_order
+from e2opt.construct.dfs.search import recipe_dfs
 
 
 def depth_shares(depths: list[int], depth: int, band: int) -> list[float]:
@@ -54,10 +52,7 @@ def main() -> None:
             run_seed = int(np.random.default_rng(seed).integers(2**62))  # build_dfs's draw from the run's rng
             ranked, _ = resolve(puzzle, cfg, run_seed, None)
             recipe, arrays = ranked[0]
-            order = make_order(puzzle, recipe.order, recipe.teeth)
-            dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), run_seed, puzzle.n_cells + 1)
-            if arrays is not None:
-                dfs.load(arrays)
+            dfs = recipe_dfs(puzzle, recipe, run_seed, arrays)
             before, start, depths, deepest = dfs.nodes, time.process_time(), [], dfs.deepest
             while time.process_time() - start < args.cpu_s:
                 dfs.step(args.chunk)
@@ -66,8 +61,8 @@ def main() -> None:
             cpu = time.process_time() - start
             row = {"puzzle": puzzle.name, "seed": seed, "sets": args.sets,
                    "recipe": recipe.source.get("knobs") or recipe.source.get("recipe"),
-                   "first_break": first_break(recipe, order.depth), "band": args.band,
-                   "share": depth_shares(depths, order.depth, args.band),
+                   "first_break": first_break(recipe, dfs.depth), "band": args.band,
+                   "share": depth_shares(depths, dfs.depth, args.band),
                    "deepest": deepest + len(puzzle.hints), "attempts": dfs.attempts,
                    "nodes_per_s": round((dfs.nodes - before) / max(cpu, 1e-9)), "samples": len(depths)}  # fmt: skip
             print(json.dumps(row), flush=True)

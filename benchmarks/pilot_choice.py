@@ -27,10 +27,8 @@ from e2opt.config.schema import build
 from e2opt.construct.dfs.complete import complete
 from e2opt.construct.dfs.config import DfsConfig
 from e2opt.construct.dfs.pilot import Ranked, calibrate
-from e2opt.construct.dfs.rules import make_rules
-from e2opt.construct.dfs.search import Dfs
+from e2opt.construct.dfs.search import recipe_dfs
 from e2opt.core.puzzle import Puzzle
-from e2opt.fill.order import make_order
 
 
 def finalists(puzzle: Puzzle, cfg: DfsConfig, ranked: Ranked, k: int, seed: int) -> list[dict]:
@@ -40,11 +38,9 @@ def finalists(puzzle: Puzzle, cfg: DfsConfig, ranked: Ranked, k: int, seed: int)
     for recipe, arrays in ranked[:k]:
         if arrays is None:  # a relaxed or preset recipe: no attempt to complete
             continue
-        order = make_order(puzzle, recipe.order, recipe.teeth)
-        dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), 0, puzzle.n_cells + 1)
-        dfs.load(arrays)
+        dfs = recipe_dfs(puzzle, recipe, 0, arrays)
         partial = dfs.board(dfs.deepest_codes())
-        _, info = complete(puzzle, partial, cfg.harvest, np.random.default_rng(seed), order=order)
+        _, info = complete(puzzle, partial, cfg.harvest, np.random.default_rng(seed), order=dfs.order)
         out.append({"knobs": recipe.source.get("knobs"), "placed": dfs.deepest + len(puzzle.hints),
                     "joins": info["partial_joins"], "filled": info["filled_score"],
                     "completed": info["score"]})  # fmt: skip

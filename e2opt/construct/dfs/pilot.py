@@ -24,13 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.puzzle import Puzzle
-from ...fill.order import make_order
 from ..finish import placed_joins
 from .config import DfsConfig
 from .derive import QuotaShape, branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
 from .recipes import given, position, positions, quota_values, user_to_internal
-from .rules import Recipe, UsualRules, make_rules, sequence
-from .search import Dfs
+from .rules import Recipe, UsualRules, sequence
+from .search import Dfs, recipe_dfs
 
 SLACK = 0.3  # breaks allowed per expected position without an exact candidate (derive.py, docs/dfs.md)
 BREAKS_UNTIL = 0.935  # the allowance stops growing here (Blackwood's: position 239 of 256)
@@ -162,8 +161,7 @@ class Attempt:
 
     def __init__(self, puzzle: Puzzle, recipe: Recipe, knobs: Knobs, seed: int):
         self.puzzle, self.trial = puzzle, Trial(knobs)
-        order = make_order(puzzle, recipe.order, recipe.teeth)
-        self.dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, puzzle.n_cells + 1)
+        self.dfs = recipe_dfs(puzzle, recipe, seed)
 
     @property
     def done(self) -> bool:

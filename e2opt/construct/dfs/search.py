@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.board import Board
 from ...core.puzzle import Puzzle
-from ...fill.order import FillOrder
+from ...fill.order import FillOrder, make_order
 from . import kernel as k
 from .lists import (
     Geometry,
@@ -25,7 +25,7 @@ from .lists import (
     rank_codes,
     sort_exact,
 )
-from .rules import Rules
+from .rules import Recipe, Rules, make_rules
 
 HARVEST_BUFFER = 64  # boards the kernel collects before it hands them back
 
@@ -241,3 +241,13 @@ class Dfs:
         self.attempts, self.status, self.nodes_done, self.aborted, self.floor = (
             int(x) for x in arrays["meta"]
         )
+
+
+def recipe_dfs(puzzle: Puzzle, recipe: Recipe, seed: int, arrays: dict[str, np.ndarray] | None = None) -> Dfs:
+    """A search of ``recipe`` along its own fill order, harvesting only whole boards; continued from
+    ``arrays`` (``Dfs.arrays()`` of the same puzzle and recipe, a pilot's attempt) when given."""
+    order = make_order(puzzle, recipe.order, recipe.teeth)
+    dfs = Dfs(puzzle, order, make_rules(puzzle, order, recipe), seed, puzzle.n_cells + 1)
+    if arrays is not None:
+        dfs.load(arrays)
+    return dfs
