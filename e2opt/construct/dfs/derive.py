@@ -8,7 +8,9 @@
   (sum of squared colour shares over the sides of that join's class: frame joins or inner joins).
 - **Breaks**: none while the mean of ``b`` over the next row of positions stays above ``onset``; from
   there the cumulative allowance is ``slack`` times the expected number of positions without any exact
-  candidate (sum of exp(-b), Poisson), floored, frozen after ``until`` of the cells.
+  candidate (sum of exp(-b), Poisson), floored, growing to the last cell (Blackwood's froze at 239 of 256,
+  where his 470 needed no more; the boards complete better with the allowance growing to the end,
+  docs/dfs.md "The break allowance to the last cell").
 - **Quota**: between the quota value placed by position p when pieces come at random (``expected``) and
   the most any fill can have placed by then (``most``: the largest values of each kind first), a share of
   the way that ramps in from the end of the first row (``lam`` x the square root of the way to ``ramp``
@@ -17,8 +19,8 @@
 
 On the official set these rules give Blackwood's tables back with ``lam`` 0.8 and his colours (his quota
 is 0.5 of the way at position 26-28, 0.61 at 40, 0.78-0.80 at 56-102, 0.93 at 160: ``ramp`` 0.22, ``hold``
-0.4, ``late`` 0.65, ``until`` 0.625), ``onset`` 0.4, ``slack`` 0.3 and a break ``until`` 0.935 (10 breaks by
-position 239 of 256): those are the method's constants, fitted once there (docs/dfs.md); the pilot
+0.4, ``late`` 0.65, ``until`` 0.625), ``onset`` 0.4 and ``slack`` 0.3 (10 breaks by position 239 of 256,
+one at a time, as his): those are the method's constants, fitted once there (docs/dfs.md); the pilot
 chooses ``lam`` and ``onset`` per puzzle among a few values.
 """
 
@@ -96,17 +98,15 @@ def branching(puzzle: Puzzle, seq: list[tuple[int, int]]) -> np.ndarray:
     return out
 
 
-def derived_breaks(
-    b: np.ndarray, window: int, onset: float, slack: float, until: float
-) -> tuple[tuple[int, int], ...]:
+def derived_breaks(b: np.ndarray, window: int, onset: float, slack: float) -> tuple[tuple[int, int], ...]:
     """[position, cumulative breaks] from the branching (module docstring); () when none are allowed."""
     finite = np.where(np.isfinite(b), b, 50.0)
     means = np.array([finite[i : i + window].mean() for i in range(len(finite))])
     below = np.nonzero(means < onset)[0]
     if len(below) == 0:
         return ()
-    start, stop = int(below[0]), max(int(below[0]), round(until * len(b)))
-    expected = np.cumsum(np.exp(-finite[start : stop + 1]))
+    start = int(below[0])
+    expected = np.cumsum(np.exp(-finite[start:]))
     out: list[tuple[int, int]] = []
     for i, e in enumerate(expected):
         most = int(np.floor(slack * e))

@@ -32,7 +32,6 @@ from .rules import Recipe, UsualRules, sequence
 from .search import Dfs, recipe_dfs
 
 SLACK = 0.3  # breaks allowed per expected position without an exact candidate (derive.py, docs/dfs.md)
-BREAKS_UNTIL = 0.935  # the allowance stops growing here (Blackwood's: position 239 of 256)
 # the quota's share of the way along the fill order (derive.QuotaShape; Blackwood's on the official set:
 # 0.5 at position 26-28, 0.8 at 56-102, 0.93 at 160 where it stops)
 QUOTA_SHAPE = QuotaShape(ramp=0.22, hold=0.4, late=0.65, until=0.625)
@@ -118,7 +117,7 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
     if cfg.breaks is not None:
         breaks = positions(cfg.breaks, cells, cfg.scale_from)
     else:
-        breaks = derived_breaks(branching(puzzle, seq), puzzle.cols, knobs.onset, SLACK, BREAKS_UNTIL)
+        breaks = derived_breaks(branching(puzzle, seq), puzzle.cols, knobs.onset, SLACK)
     abort = tuple((int(n), position(at, cells, cfg.scale_from)) for n, at in (cfg.abort or ()))
     if cfg.clue_from is not None:
         clue_from = position(cfg.clue_from, cells, cfg.scale_from)
