@@ -309,6 +309,19 @@ def test_a_clue_candidate_with_no_hint_that_late_is_the_exact_one_and_tried_once
     assert tried == [8, 16]
 
 
+def test_a_set_clue_from_is_what_the_recipe_and_its_label_say():
+    """``clue_from`` set in the section replaces the pilot's lead of a row before the breaks: the recipe
+    keeps that position and its label names it, not the lead (the label said "1 rows before" before)."""
+    puzzle = read_puzzle(INSTANCES / "eternity2_5hints.txt")
+    knobs = pilot.Knobs(0.6, 0.6, 1, 1, 1)
+    led = pilot.derived_recipe(puzzle, DfsConfig(recipe="derived"), knobs)
+    assert led.clue_from > 103 and "rows before the breaks" in led.source["knobs"]
+    set_ = pilot.derived_recipe(puzzle, DfsConfig(recipe="derived", clue_from=103), knobs)
+    assert set_.clue_from == 103
+    assert set_.source["knobs"].endswith("hints from position 103"), set_.source["knobs"]
+    assert "rows before" not in set_.source["knobs"]
+
+
 def test_a_stop_ends_the_pilot_at_once_and_its_cut_choice_is_not_kept(tmp_path):
     """Asked to stop (a run's Ctrl-C), the pilot ends within a chunk, relaxes nothing and says nothing,
     and its choice is not written to the folder: the next call there runs the whole pilot (before, a

@@ -127,7 +127,11 @@ def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
         clue_from = max(0, min(breaks[0][0] if breaks else cells, cells) - knobs.clue_lead * puzzle.cols)
     if not any(seq.index((h.row, h.col)) >= clue_from for h in puzzle.hints):
         clue, clue_from = (0, 0), 0  # no hint that late: the same rules as the exact recipe, tried once
-    source = {"recipe": "derived", "knobs": Knobs(knobs.lam, knobs.onset, *clue, knobs.clue_lead).label()}
+    lead = None if cfg.clue_from is not None else knobs.clue_lead  # a set clue_from replaces the lead
+    label = Knobs(knobs.lam, knobs.onset, *clue, lead).label()
+    if cfg.clue_from is not None and clue[0]:
+        label += f", hints from position {clue_from}"
+    source = {"recipe": "derived", "knobs": label}
 
     return Recipe(
         order=order, teeth=teeth, breaks=breaks, quota=quota, qval=tuple(int(v) for v in qval),
