@@ -342,7 +342,7 @@ SMOKE: list[Entry] = [
     ("rss_probe.py", "--every 0.1 --settle 0 --out {tmp}/rss.csv -- {python} -c 'import time; time.sleep(0.3)'", {}, None, check_rss),
     ("suite_time.py", "--python {python} --variant now HEAD '{python} -m pytest -q -p no:cacheprovider tests/core/test_info.py' --out {tmp}/st.json", {}, None, check_suite_time),
     ("workers_cpu.py", "--wall 4 --cases 2 --config {root}/config/quick.yaml --out {tmp}/cpu.jsonl", {}, None, check_workers_cpu),
-    ("workers_kill.py", "--kills 1 --runtime 5 --runs-dir {tmp}/runs {tmp}/wk.jsonl -- {root}/config/quick.yaml --workers 2 --set instance={tmp}/hard.txt --set stop.max_iterations=null --set output.plots=false", {}, runs_folder_and_hard_puzzle, check_workers_kill),
+    ("workers_kill.py", "--kills 1 --runtime 10 --runs-dir {tmp}/runs {tmp}/wk.jsonl -- {root}/config/quick.yaml --workers 2 --set instance={tmp}/hard.txt --set stop.max_iterations=null --set output.plots=false", {}, runs_folder_and_hard_puzzle, check_workers_kill),
 ]  # fmt: skip
 
 
