@@ -3,8 +3,7 @@
 It takes from the kernel only the attempt's rank of the codes (the order candidates are tried in) and
 decides every rule itself from the board: which placements fit the cell, how many key sides each misses,
 mismatches against every placed neighbour (hints included), the per-depth cap and schedule, the
-frame-colour rule, the quota, the look-ahead beside the hints and the touching rule. It never cuts a list
-short. With the rules'
+frame-colour rule, the quota and the touching rule. It never cuts a list short. With the rules'
 ``backjump`` each call returns why it failed: the set of earlier depths that made it fail (its placed
 neighbours, the depths holding the used pieces among its exact placements, what its children named), or
 None when the failure may depend on any depth (a break spent before it or possible at it, a quota
@@ -40,7 +39,6 @@ def reference_trace(puzzle, order, rules, rank_of, hmin: int, max_nodes: int):
     placements, harvested, codes = [], [], []
     depth_of: dict = {}  # cell or piece -> the depth that placed it
     hint_cells, hint_pieces = set(board), {h.piece for h in puzzle.hints}
-    position = {cell: d for d, cell in enumerate(cells)}
 
     def fits(code, r, c) -> bool:
         rim = (r == 0, c == cols - 1, r == rows - 1, c == 0)
@@ -60,27 +58,6 @@ def reference_trace(puzzle, order, rules, rank_of, hmin: int, max_nodes: int):
         if on_frame and not rules.frame_colour_breaks:
             return None
         return len(missed)
-
-    def looks_ahead(d, code) -> bool:
-        """False when a cell placed after d + 1 next to d's cell, beside a hint and allowed no break, would
-        have no free placement (another piece than ``code``'s) fitting its rim, the hints and ``code``."""
-        r, c = cells[d]
-        for s in range(4):
-            er, ec = r + DR[s], c + DC[s]
-            e = position.get((er, ec), -1)
-            if e <= d + 1 or (rules.allow[e] >= 1 and rules.cap[e] >= 1):
-                continue
-            beside = [
-                (t, (er + DR[t], ec + DC[t])) for t in range(4) if (er + DR[t], ec + DC[t]) in hint_cells
-            ]
-            if beside and not any(
-                x >> 2 not in used and x >> 2 != code >> 2 and fits(x, er, ec)
-                and all(int(ocol[x, t]) == facing(er, ec, t) for t, _ in beside)
-                and ocol[x, (s + 2) % 4] == ocol[code, s]
-                for x in range(len(ocol))
-            ):  # fmt: skip
-                return False
-        return True
 
     def go(d, cum, q):
         if d == m:
@@ -109,9 +86,6 @@ def reference_trace(puzzle, order, rules, rank_of, hmin: int, max_nodes: int):
                 if bad or mism > rules.cap[d] or cum + mism > rules.allow[d]:
                     continue
                 if q + int(rules.qval[code >> 2]) < rules.qmin[d]:
-                    named = False
-                    continue
-                if not looks_ahead(d, code):
                     named = False
                     continue
                 if rules.no_touch and mism and any(touch.get(nb, 0) > 0 for nb in faced):

@@ -46,10 +46,9 @@ def test_backjumping_finds_every_board_in_the_same_order_in_fewer_placements(see
 
 
 def test_backjumping_skips_placements_on_most_puzzles():
-    """Not a no-op: over the seeds above every tree shrinks, some by a fifth or more (less than before the
-    look-ahead beside the hints, looks.py, which removes many of the subtrees a jump skipped)."""
+    """Not a no-op: over the seeds above most trees shrink, some by a large factor."""
     ratios = [_boards(*_exact(s, True), s)[1] / _boards(*_exact(s, False), s)[1] for s in range(12)]
-    assert all(r < 1 for r in ratios) and min(ratios) < 0.8, ratios
+    assert all(r < 1 for r in ratios) and min(ratios) < 0.5, ratios
 
 
 def test_no_jump_once_a_break_is_spent():

@@ -10,8 +10,7 @@ candidates, so their long scans never look at a used entry; the lowest set bit i
 
 Rules at depth d: a placement's breaks = its level + mismatches on extra placed sides; it needs breaks <=
 ``cap[d]``, cum + breaks <= ``allow[d]``, no extra-side break on a frame colour when ``frame_ok`` is 0,
-qcum >= ``qmin[d]`` (lists are in quota order, so a failure ends the level), every look-ahead check of
-depth d passes (looks.py: a later cell beside a hint keeps a free placement), and with ``no_touch`` no
+qcum >= ``qmin[d]`` (lists are in quota order, so a failure ends the level), and with ``no_touch`` no
 break facing a cell that already touches a break. A dead end (a depth whose scan ends without a child) at
 depth >= ``hmin`` and every complete board go to the harvest buffer with their breaks; the call returns
 FULL when the buffer is full, with the state ready to continue.
@@ -40,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from ...kernels.bits import clz, ctz
-from .lists import ALLOW, BASE, CAP, LOOK, N0, NX, O0, QMIN, SLOT, T0, G
+from .lists import ALLOW, BASE, CAP, N0, NX, O0, QMIN, SLOT, T0, G
 
 RUNNING, BUDGET, EXHAUSTED, FULL = 0, 1, 2, 3
 DEPTH, NODES, DEEPEST, HFILL = range(4)
@@ -130,7 +129,7 @@ _VARIANTS = ((_dfs, _dfs_jump), (_dfs_no_touch, _dfs_no_touch_jump))
 def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch, jump) -> int:
     lvl, px, pend, prem, cum, qcum, pc, child, ctr, best, dead, avail, _, touch, conf, infl, allf = st
     sc, pr, bkd, where = aux
-    ent, estart, wi, wm, woff, wcnt, nb, code_of, col4, frame_col, lksh, lkoff, lkr = tab
+    ent, estart, wi, wm, woff, wcnt, nb, code_of, col4, frame_col = tab
     qval, frame_ok, _, colours, _ = rules
     hbuf, hdep, hbrk, hmin = harvest
     hcap = hdep.shape[0]
@@ -298,22 +297,6 @@ def _search(st, aux, dg, tab, rules, harvest, budget, chunk, no_touch, jump) -> 
                 allf[_u(d)] = 1  # the quota depends on every earlier depth
             rem = ZERO
             x = xe
-            continue
-        y, ye = dg[_u(g + LOOK)], dg[_u(g + G + LOOK)]
-        while y < ye:  # look-ahead (looks.py): each later cell beside a hint keeps a free placement
-            c = (cw >> lksh[_u(y)]) & 255
-            z, ze = lkoff[_u(y * colours + c)], lkoff[_u(y * colours + c + 1)]
-            while z < ze:
-                s = np.int64(lkr[_u(z)])
-                if s >> 2 != r >> 2 and (avail[_u(s >> 6)] >> np.uint64(s & 63)) & ONE != ZERO:
-                    break
-                z += 1
-            if z == ze:
-                break
-            y += 1
-        if y < ye:  # a later cell beside a hint would have none
-            if jump:
-                allf[_u(d)] = 1  # the pieces it lacks were placed at any depth
             continue
         if no_touch and mism > 0 and _touched(cw, g, d, dg, sc, none, touch, 0):
             continue

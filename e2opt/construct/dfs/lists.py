@@ -27,11 +27,10 @@ ZERO = np.uint64(0)
 
 # The kernel's per-depth row (int32, G fields): the four neighbours it may check, each as (pc slot, shift
 # of the code's own side in its packed colours, shift of the neighbour's facing side): key side 0, key
-# side 1, then the placed extras; the bucket base, the number of extras, the slot, the rules, the first of the
-# depth's look-ahead checks (looks.py; they end where the next row's begin).
+# side 1, then the placed extras; the bucket base, the number of extras, the slot, the rules.
 G = 20
 N0, O0, T0 = 0, 1, 2  # neighbour j: N0 + 3 * j, O0 + 3 * j, T0 + 3 * j
-BASE, NX, SLOT, ALLOW, CAP, QMIN, LOOK = 12, 13, 14, 15, 16, 17, 18
+BASE, NX, SLOT, ALLOW, CAP, QMIN = 12, 13, 14, 15, 16, 17
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,11 +158,8 @@ def build_lists(
     )  # fmt: skip
 
 
-def depth_rows(
-    geo: Geometry, allow: np.ndarray, cap: np.ndarray, qmin: np.ndarray, look: np.ndarray, none: int
-) -> np.ndarray:
-    """The kernel's per-depth rows (the layout above), flat; row m (the full board) has no neighbours, and
-    its ``LOOK`` ends depth m - 1's checks (``look``: looks.Looks.start)."""
+def depth_rows(geo: Geometry, allow: np.ndarray, cap: np.ndarray, qmin: np.ndarray, none: int) -> np.ndarray:
+    """The kernel's per-depth rows (the layout above), flat; row m (the full board) only has no neighbours."""
     m = len(geo.base)
     dg = np.zeros((m + 1, G), dtype=np.int32)
     dg[:, N0 : N0 + 12 : 3] = none
@@ -174,7 +170,7 @@ def depth_rows(
         dg[:m, N0 + 3 * (j + 2)] = geo.xn[:, j]
         dg[:m, O0 + 3 * (j + 2)], dg[:m, T0 + 3 * (j + 2)] = 8 * geo.xs[:, j], 8 * ((geo.xs[:, j] + 2) & 3)
     dg[:m, BASE], dg[:m, NX], dg[:m, SLOT] = geo.base, geo.nx, geo.slot
-    dg[:, ALLOW], dg[:, CAP], dg[:, QMIN], dg[:, LOOK] = allow, cap, qmin, look
+    dg[:, ALLOW], dg[:, CAP], dg[:, QMIN] = allow, cap, qmin
     return dg.ravel()
 
 

@@ -25,7 +25,6 @@ from .lists import (
     rank_codes,
     sort_exact,
 )
-from .looks import Looks, build_looks
 from .rules import Recipe, Rules, make_rules
 
 HARVEST_BUFFER = 64  # boards the kernel collects before it hands them back
@@ -74,10 +73,8 @@ class Dfs:
         self.ent = self.lists.ent.copy()  # the exact lists, put in rank order by each attempt
         rank_type = np.uint16 if self.lists.n_words * 64 <= 1 << 16 else np.int32
         self.entr = np.zeros(len(self.ent), dtype=rank_type)  # the same lists as ranks (the kernel's)
-        self.looks: Looks = build_looks(puzzle, order, rules.allow, rules.cap)
-        self.lookr = np.zeros(len(self.looks.codes), dtype=rank_type)  # their codes as ranks, per attempt
         none = m + nh
-        self.dg = depth_rows(self.geo, rules.allow, rules.cap, rules.qmin, self.looks.start, none)
+        self.dg = depth_rows(self.geo, rules.allow, rules.cap, rules.qmin, none)
         # derived from the state (``kernel.derive``): packed colours of every pc slot, rank and bucket by depth
         self.aux = (np.zeros(none + 1, dtype=np.uint32), np.zeros(m + 1, dtype=np.int32),
                     np.zeros(m + 1, dtype=np.int32), np.zeros(len(puzzle.pieces), dtype=np.int64))  # fmt: skip
@@ -100,14 +97,13 @@ class Dfs:
     def _tab(self) -> tuple:
         li = self.lists
         return (self.entr, li.estart, self.wi, self.wm, li.woff, self.wcnt, li.nb, self.code_of, li.col4,
-                li.frame_col, self.looks.shift, self.looks.off, self.lookr)  # fmt: skip
+                li.frame_col)  # fmt: skip
 
     def _fill(self) -> None:
         li = self.lists
         fill_words(li.lstart, li.lcode, li.lwlo, li.lnw, li.woff, self.wcnt, self.wi, self.wm, self.rank_of)
         sort_exact(li.estart, self.ent, self.rank_of)
         self.entr[:] = self.rank_of[self.ent]
-        self.lookr[:] = self.rank_of[self.looks.codes]
 
     def _derive(self) -> None:
         k.derive(self.st, self.aux, self.dg, self.lists.col4, self.rank_of, self.lists.colours)
