@@ -24,7 +24,6 @@ from e2opt.construct.dfs.recipes import (
     user_to_internal,
 )
 from e2opt.construct.dfs.rules import sequence
-from e2opt.construct.finish import placed_joins
 from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
 
@@ -112,10 +111,9 @@ def test_the_derived_quota_gives_blackwoods_back_on_the_official_set():
     assert all(abs(v - np.interp(p, his_at, his)) <= 3 for p, v in quota)
 
 
-def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path, monkeypatch):
+def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path):
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
-    cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
-    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
+    cfg = DfsConfig(pilot=PilotConfig(nodes=160_000, candidates=4))
     a, _, state = _winner(p, cfg, 11, None)
     b, _, _ = _winner(p, cfg, 11, None)
     assert a == b and a.source["recipe"] == "derived"
@@ -126,11 +124,10 @@ def test_the_derived_recipe_is_the_same_for_a_seed(tmp_path, monkeypatch):
     assert state is not None and kept_state is None  # the folder's DFS goes on from its own state then
 
 
-def test_the_run_continues_the_pilots_winning_attempt(monkeypatch):
+def test_the_run_continues_the_pilots_winning_attempt():
     """The pilot's deepest partial is this call's from the start: the run goes on in that attempt."""
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
-    cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
-    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
+    cfg = DfsConfig(pilot=PilotConfig(nodes=160_000, candidates=4))
     recipe, report, state = _winner(p, cfg, 11, None)
     won = next(t for t in report["trials"] if t["dropped"] is None)
     run = LongRun(p, recipe, cfg.harvest, 11, None, start=state)
@@ -144,15 +141,6 @@ def _winner(p, cfg, seed, folder):
     """The chosen recipe, the report and the chosen attempt of ``resolve``."""
     ranked, report = resolve(p, cfg, seed, folder)
     return ranked[0][0], report, ranked[0][1]
-
-
-def _placements_advance(attempt, cpu_s, stop=None):
-    """The pilot's rounds bounded by placements instead of CPU seconds (the same choice on any machine)."""
-    attempt.dfs.step(20_000)
-    t = attempt.trial
-    t.joins = placed_joins(attempt.puzzle, attempt.dfs.board(attempt.dfs.deepest_codes()))
-    t.placed, t.nodes = attempt.dfs.deepest + len(attempt.puzzle.hints), attempt.dfs.nodes
-    return t
 
 
 def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatch):
@@ -171,13 +159,15 @@ def test_an_impossible_quota_is_detected_and_relaxed_with_one_warning(monkeypatc
         pilot, "candidates", lambda puzzle, limit: [pilot.Knobs(0.8, 0.4, 0), pilot.Knobs(0.8, 0.6, 0)]
     )
     said: list[str] = []
-    [(recipe, state)], report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
+    [(recipe, state)], report = pilot.calibrate(
+        p, DfsConfig(pilot=PilotConfig(nodes=300_000)), 3, said.append
+    )
     assert len(said) == 1 and said[0].startswith("dfs: no pilot attempt reached position")
     assert report["relaxed"] == said[0] and recipe.source.get("relaxed") is True
     assert recipe.quota == () and state is None  # relaxed: a fresh attempt
     assert recipe.clue_breaks == 0 and not p.hints  # no hint: a clue break would change no rule
     monkeypatch.setattr(pilot, "derived_recipe", real)
-    [(_, state), _], report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(cpu_s=0.1)), 3, said.append)
+    [(_, state), _], report = pilot.calibrate(p, DfsConfig(pilot=PilotConfig(nodes=300_000)), 3, said.append)
     assert "relaxed" not in report and len(said) == 1 and state is not None  # passes: no new warning
 
 
@@ -193,14 +183,14 @@ def test_the_relaxed_warning_names_a_real_position_or_the_end_of_the_board():
 
 
 class _Curve:
-    """A stand-in attempt whose matched joins grow with the CPU seconds given to it: joins = a + b * t."""
+    """A stand-in attempt whose matched joins grow with the placements given to it: joins = a + b * n."""
 
     def __init__(self, a: float, b: float):
         self.a, self.b, self.trial = a, b, pilot.Trial(pilot.Knobs(None, 0.4, 0))
 
-    def advance(self, cpu_s, stop=None):
-        self.trial.cpu_s += cpu_s
-        self.trial.joins = self.a + self.b * self.trial.cpu_s
+    def advance(self, nodes, stop=None):
+        self.trial.nodes += nodes
+        self.trial.joins = self.a + self.b * self.trial.nodes
         return self.trial
 
 
@@ -210,17 +200,17 @@ def test_halving_gives_the_survivors_the_longer_horizon_and_equal_rounds():
     assert (
         max(range(4), key=lambda i: (curves[i].a + curves[i].b * 2, -i)) == 0
     )  # one trial each: the fast one
-    assert pilot.halving(curves, 8.0) == [1, 0, 2, 3]
+    assert pilot.halving(curves, 8) == [1, 0, 2, 3]
     assert [c.trial.dropped for c in curves] == [2, None, 1, 1]
-    assert [c.trial.cpu_s for c in curves] == [3.0, 3.0, 1.0, 1.0]  # two rounds of 4 s: 4 x 1 s, then 2 x 2 s
-    assert pilot.halving([_Curve(5, 0)], 3.0) == [0]
+    assert [c.trial.nodes for c in curves] == [3.0, 3.0, 1.0, 1.0]  # two rounds of 4 s: 4 x 1 s, then 2 x 2 s
+    assert pilot.halving([_Curve(5, 0)], 3) == [0]
 
 
 def test_halving_ranks_by_the_round_a_candidate_was_dropped_in_then_by_its_joins():
     """Round 1 (1 s each): 30, 50, 40, 42 joins, 0 and 2 dropped; round 2 (2 s each): 50 and 32, 3 dropped.
     By final joins alone 2 (40) would come before 3 (32)."""
     curves = [_Curve(10, 20), _Curve(50, 0), _Curve(40, 0), _Curve(47, -5)]
-    assert pilot.halving(curves, 8.0) == [1, 3, 2, 0]
+    assert pilot.halving(curves, 8) == [1, 3, 2, 0]
     assert [c.trial.dropped for c in curves] == [1, None, 1, 2]
 
 
@@ -228,14 +218,14 @@ def test_halving_asked_to_stop_ends_with_the_best_so_far():
     """Stopped in the first round (these stand-ins end their advance anyway): no second round, the best of
     the first wins, every other candidate dropped in that round."""
     curves = [_Curve(10, 20), _Curve(50, 0), _Curve(40, 0), _Curve(47, -5)]
-    assert pilot.halving(curves, 8.0, lambda: True) == [1, 3, 2, 0]
+    assert pilot.halving(curves, 8, lambda: True) == [1, 3, 2, 0]
     assert [c.trial.dropped for c in curves] == [1, None, 1, 1]
-    assert [c.trial.cpu_s for c in curves] == [1.0, 1.0, 1.0, 1.0]
+    assert [c.trial.nodes for c in curves] == [1.0, 1.0, 1.0, 1.0]
 
 
 def test_halving_breaks_ties_toward_the_earlier_candidate():
     curves = [_Curve(7, 0) for _ in range(5)]
-    assert pilot.halving(curves, 6.0) == [0, 1, 2, 3, 4]
+    assert pilot.halving(curves, 6) == [0, 1, 2, 3, 4]
     assert [c.trial.dropped for c in curves] == [None, 3, 2, 1, 1]  # 5 -> 3 -> 2 -> 1
 
 
@@ -244,13 +234,13 @@ def test_draws_share_the_first_round_and_the_best_goes_on():
     continued alone; of two level draws, the first."""
     low, high = _Curve(10, 0), _Curve(30, 0)
     draws = pilot.Draws([low, high])
-    assert draws.advance(2.0).joins == 30 and draws.trial is high.trial
-    assert (low.trial.cpu_s, high.trial.cpu_s) == (1.0, 1.0)
-    draws.advance(2.0)
-    assert (low.trial.cpu_s, high.trial.cpu_s) == (1.0, 3.0)
+    assert draws.advance(2).joins == 30 and draws.trial is high.trial
+    assert (low.trial.nodes, high.trial.nodes) == (1, 1)
+    draws.advance(2)
+    assert (low.trial.nodes, high.trial.nodes) == (1, 3)
     first, second = _Curve(5, 0), _Curve(5, 0)
     level = pilot.Draws([first, second])
-    level.advance(1.0)
+    level.advance(1)
     assert level.trial is first.trial
 
 
@@ -259,15 +249,15 @@ def test_the_halving_over_draws_ranks_each_candidate_by_its_best_draw():
     with one draw each (today's pilot) the stuck draw would have dropped it."""
     stuck_then_deep = pilot.Draws([_Curve(5, 0), _Curve(50, 10)])
     middling = pilot.Draws([_Curve(30, 1), _Curve(31, 1)])
-    assert pilot.halving([middling, stuck_then_deep], 4.0) == [1, 0]
-    assert pilot.halving([_Curve(30, 1), _Curve(5, 0)], 4.0) == [0, 1]
+    assert pilot.halving([middling, stuck_then_deep], 4) == [1, 0]
+    assert pilot.halving([_Curve(30, 1), _Curve(5, 0)], 4) == [0, 1]
 
 
 def test_a_pilot_with_draws_continues_the_kept_attempt():
     """On a hinted puzzle, two draws per candidate: every candidate reports one trial, and the chosen
     recipe's attempt to continue is the kept draw's (its deepest partial is the trial's)."""
     p = generate(6, 6, 3, 4, 5, hints=2)[0]
-    cfg = DfsConfig(recipe="derived", pilot=PilotConfig(cpu_s=0.2, draws=2))
+    cfg = DfsConfig(recipe="derived", pilot=PilotConfig(nodes=500_000, draws=2))
     ranked, report = pilot.calibrate(p, cfg, 7)
     assert len(report["trials"]) == len(
         {r for r in (pilot.derived_recipe(p, cfg, k) for k in pilot.candidates(p, 16))}
@@ -298,7 +288,7 @@ def test_a_clue_candidate_with_no_hint_that_late_is_the_exact_one_and_tried_once
     its clue candidates (two hints in row 2, at 188 and 247)."""
     tried = []
     monkeypatch.setattr(pilot, "halving", lambda attempts, total, stop: tried.append(len(attempts)) or [0])
-    cfg = DfsConfig(recipe="derived", pilot=PilotConfig(cpu_s=0.01))
+    cfg = DfsConfig(recipe="derived", pilot=PilotConfig(nodes=1000))
     for name in ("eternity2.txt", "eternity2_5hints.txt"):
         puzzle = read_puzzle(INSTANCES / name)
         recipes = [pilot.derived_recipe(puzzle, cfg, k) for k in pilot.candidates(puzzle, 16)]
@@ -327,7 +317,7 @@ def test_a_stop_ends_the_pilot_at_once_and_its_cut_choice_is_not_kept(tmp_path):
     and its choice is not written to the folder: the next call there runs the whole pilot (before, a
     Ctrl-C waited for the pilot's 15 CPU s)."""
     puzzle = read_puzzle(INSTANCES / "eternity2_5hints.txt")
-    cfg = DfsConfig(pilot=PilotConfig(cpu_s=30.0))
+    cfg = DfsConfig(pilot=PilotConfig(nodes=2_000_000_000))
     asked: list[int] = []
 
     def stop() -> bool:
@@ -340,17 +330,16 @@ def test_a_stop_ends_the_pilot_at_once_and_its_cut_choice_is_not_kept(tmp_path):
     assert time.process_time() - began < 5.0 and report["cut"] is True and not said
     assert ranked and sum(t["cpu_s"] for t in report["trials"]) < 1.0
     assert not (tmp_path / "recipe.json").exists()
-    _, report = resolve(puzzle, DfsConfig(pilot=PilotConfig(cpu_s=0.5)), 1, tmp_path)
+    _, report = resolve(puzzle, DfsConfig(pilot=PilotConfig(nodes=2_000_000)), 1, tmp_path)
     assert "cut" not in report and (tmp_path / "recipe.json").exists()
 
 
-def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_wins(monkeypatch, tmp_path):
+def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_wins(tmp_path):
     """The pool's floor is the section's ``min_placed``, else Blackwood's 248 scaled by cells, whatever depth
     the pilot reached; a recipe.json that holds the older pilot-made ``harvest_from`` resumes to the same
     recipe without it."""
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
-    cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
-    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
+    cfg = DfsConfig(pilot=PilotConfig(nodes=160_000, candidates=4))
     recipe, report, state = _winner(p, cfg, 11, tmp_path)
     won = next(t for t in report["trials"] if t["dropped"] is None)
     assert won["placed"] - 1 != default_min_placed(p)  # a floor from the pilot's depth would differ
@@ -364,17 +353,14 @@ def test_every_recipe_harvests_from_the_scaled_248_and_the_sections_min_placed_w
     assert loaded == recipe and start is None  # the folder's recipe, not a fresh pilot's
 
 
-def test_the_pilots_ranking_is_kept_in_the_folder_and_a_folder_without_it_resumes_with_one(
-    monkeypatch, tmp_path
-):
+def test_the_pilots_ranking_is_kept_in_the_folder_and_a_folder_without_it_resumes_with_one(tmp_path):
     """resolve returns the candidates best first (the winner, then by the round each was dropped in and
     its joins; a runner-up that never reached its first break is left out), each with its own attempt and
     abort marks; the folder gives the same recipes back, without attempts (its DFS state is its own); a
     recipe.json written before the ranking and ``lane_recipes`` existed holds one recipe and is taken as
     it is (not a fresh pilot's)."""
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
-    cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4))
-    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
+    cfg = DfsConfig(pilot=PilotConfig(nodes=160_000, candidates=4))
     ranked, report = resolve(p, cfg, 11, tmp_path)
     trials = report["trials"]
     best_first = sorted(
@@ -395,15 +381,14 @@ def test_the_pilots_ranking_is_kept_in_the_folder_and_a_folder_without_it_resume
     assert [r for r, _ in resolve(p, cfg, 12, tmp_path)[0]] == [ranked[0][0]]
 
 
-def test_ranked_lanes_run_the_pilots_best_candidates_and_winner_lanes_the_winner(monkeypatch, tmp_path):
+def test_ranked_lanes_run_the_pilots_best_candidates_and_winner_lanes_the_winner(tmp_path):
     """The construction with two lanes: ``ranked`` runs the pilot's first two, ``winner`` its first twice."""
     from e2opt.construct.dfs.build import build_dfs
 
     p = generate(8, 8, 3, 5, 4, recolour=4)[0]
-    monkeypatch.setattr(pilot.Attempt, "advance", _placements_advance)
     labels, rankings = {}, {}
     for mode in ("ranked", "winner"):
-        cfg = DfsConfig(pilot=PilotConfig(cpu_s=0.05, candidates=4), lanes=2, lane_recipes=mode,
+        cfg = DfsConfig(pilot=PilotConfig(nodes=160_000, candidates=4), lanes=2, lane_recipes=mode,
                         time_limit_cpu_s=0.5, harvest=HarvestConfig(cpsat_wall_s=0.2, repair_cpu_s=0.1))  # fmt: skip
         board, info = build_dfs(p, cfg, np.random.default_rng(3), None, tmp_path / mode, None)
         ranked, _ = resolve(p, cfg, 0, tmp_path / mode / "harvest")  # the folder the run wrote
@@ -412,3 +397,25 @@ def test_ranked_lanes_run_the_pilots_best_candidates_and_winner_lanes_the_winner
         assert sorted(board.piece.ravel()) == list(range(p.n_cells))  # a whole board, each piece once
     assert labels["ranked"] == rankings["ranked"][:2] and len(rankings["ranked"]) > 1
     assert labels["winner"] == [labels["ranked"][0]] * 2 and labels["ranked"][1] != labels["ranked"][0]
+
+
+def test_the_pilots_choice_does_not_depend_on_the_clock_and_a_small_budget_caps_it(monkeypatch, tmp_path):
+    """Bounded in placements, the pilot makes the same trials and choice on a clock 1000 times slower (a
+    loaded machine: before, its CPU-second rounds moved the strict clues' choice); with a budget, past
+    PILOT_SHARE of it in CPU s it ends as if stopped, says ``capped``, and its choice is kept for the folder."""
+    p = generate(8, 8, 3, 5, 4, recolour=4)[0]
+    cfg = DfsConfig(pilot=PilotConfig(nodes=160_000, candidates=4))
+    _, quick = pilot.calibrate(p, cfg, 11)
+    real = time.process_time
+    monkeypatch.setattr(time, "process_time", lambda: 1000 * real())
+    _, slow = pilot.calibrate(p, cfg, 11)
+
+    def placed(report: dict) -> list[dict]:
+        return [{k: v for k, v in t.items() if k != "cpu_s"} for t in report["trials"]]
+
+    assert placed(slow) == placed(quick) and slow["chosen"] == quick["chosen"] and "capped" not in slow
+    _, capped = resolve(p, cfg, 11, tmp_path, None, 1.0)
+    assert capped["capped"] is True and sum(t["nodes"] for t in capped["trials"]) < sum(
+        t["nodes"] for t in quick["trials"]
+    )
+    assert "cut" not in capped and (tmp_path / "recipe.json").exists()

@@ -81,18 +81,19 @@ class HarvestConfig:
 @dataclass(frozen=True)
 class PilotConfig:
     """The calibration of a derived recipe: the candidate settings run fresh attempts, halved round after
-    round by the joins their deepest partial matches, ``cpu_s`` CPU s in all (counted in the construction's
-    budget, at most a quarter of it); ``candidates`` caps how many are tried (the list is in pilot.py).
-    ``draws``: fresh attempts per candidate in the first round, sharing its time, the best kept.
+    round by the joins their deepest partial matches, ``nodes`` placements in all, so a seed gets the same
+    choice on any machine and under any load (counted in the construction's CPU budget, and cut at
+    pilot.PILOT_SHARE of it); ``candidates`` caps how many are tried (the list is in pilot.py).
+    ``draws``: fresh attempts per candidate in the first round, sharing its placements, the best kept.
     ``enabled: false`` takes the first candidate."""
 
     enabled: bool = True
-    cpu_s: float = 15.0
+    nodes: int = 600_000_000
     candidates: int = 16
     draws: int = 1
 
     def __post_init__(self):
-        positive("cpu_s", self.cpu_s)
+        positive("nodes", self.nodes)
         positive("candidates", self.candidates)
         positive("draws", self.draws)
 

@@ -3,7 +3,8 @@
 Each candidate is one setting of the few knobs the statistics leave open: the quota's margin over the
 random expectation (or no quota), the branching at which breaks begin, and breaks next to the hints. The
 pilot runs each candidate's DFS from a fresh attempt (seeded from the run) and halves the field round
-after round (``halving``: ``pilot.cpu_s`` CPU s in all), keeping the candidates whose deepest partial
+after round (``halving``: ``pilot.nodes`` placements in all, so a seed's choice is the same on any machine
+and under any load; CPU seconds moved it: docs/dfs.md "A pilot counted in placements"), keeping the candidates whose deepest partial
 matches the most joins (a placed cell adds about two, a break takes one away: a candidate that spends its
 breaks early to get a few cells deeper loses; ties: the earlier candidate); with ``pilot.draws`` > 1
 each candidate's first round is shared by that many fresh attempts, the best going on (``Draws``). When
@@ -171,12 +172,16 @@ class Attempt:
         """The attempt placed every cell: nothing more to learn from it."""
         return self.dfs.deepest == self.dfs.order.depth
 
-    def advance(self, cpu_s: float, chunk: int = 1 << 18, stop: Stop = never) -> Trial:
-        """``cpu_s`` more CPU s of this attempt (``chunk`` placements between clock reads and ``stop`` calls);
-        what it reached."""
+    def advance(self, nodes: int, chunk: int = 1 << 18, stop: Stop = never) -> Trial:
+        """``nodes`` more placements of this attempt (at most ``chunk`` between ``stop`` calls); what it
+        reached."""
         start, dfs, t = time.process_time(), self.dfs, self.trial
-        while time.process_time() - start < cpu_s and not self.done and not stop():
-            dfs.step(chunk)
+        until = dfs.nodes + nodes
+        while dfs.nodes < until and not self.done and not stop():
+            before = dfs.nodes
+            dfs.step(min(chunk, until - dfs.nodes))
+            if dfs.nodes == before:
+                break  # a tree with no placement left to make
         if dfs.deepest + len(self.puzzle.hints) > t.placed:
             t.joins = placed_joins(self.puzzle, dfs.board(dfs.deepest_codes()))
             t.breaks = int(dfs.pairs[dfs.deepest]) - t.joins
@@ -204,18 +209,18 @@ class Draws:
         """The DFS of the kept attempt."""
         return self.attempts[0].dfs
 
-    def advance(self, cpu_s: float, stop: Stop = never) -> Trial:
-        """The first call shares ``cpu_s`` among the draws and keeps the best; later calls go on with it."""
+    def advance(self, nodes: int, stop: Stop = never) -> Trial:
+        """The first call shares ``nodes`` among the draws and keeps the best; later calls go on with it."""
         if len(self.attempts) == 1:
-            return self.attempts[0].advance(cpu_s, stop=stop)
+            return self.attempts[0].advance(nodes, stop=stop)
         for a in self.attempts:
-            a.advance(cpu_s / len(self.attempts), stop=stop)
+            a.advance(nodes // len(self.attempts), stop=stop)
         self.attempts = [max(self.attempts, key=lambda a: a.trial.joins)]  # max keeps the first of ties
         return self.attempts[0].trial
 
 
-def halving(attempts: list[Attempt] | list[Draws], total_s: float, stop: Stop = never) -> list[int]:
-    """Successive halving: ceil(log2 n) rounds of equal CPU (``total_s`` in all), each shared by the
+def halving(attempts: list[Attempt] | list[Draws], total: int, stop: Stop = never) -> list[int]:
+    """Successive halving: ceil(log2 n) rounds of equal placements (``total`` in all), each shared by the
     candidates still in; after each, the better half by matched joins of the deepest partial goes on
     (ties: the earlier candidate), its attempt continued where it stopped. A quota that costs depth in the
     first second and pays later thus gets a longer horizon than one short trial each. Every candidate's
@@ -225,7 +230,7 @@ def halving(attempts: list[Attempt] | list[Draws], total_s: float, stop: Stop = 
     rounds = max(1, math.ceil(math.log2(len(alive))))
     for r in range(1, rounds + 1):
         for i in alive:
-            attempts[i].advance(total_s / rounds / len(alive), stop=stop)
+            attempts[i].advance(total // rounds // len(alive), stop=stop)
         alive.sort(key=lambda i: (-attempts[i].trial.joins, i))
         stopped = stop()
         keep = 1 if r == rounds or stopped else (len(alive) + 1) // 2
@@ -255,7 +260,7 @@ def relaxed_warning(mark: int, cells: int, deepest: int) -> str:
             "relaxed (no quota, earlier breaks, breaks next to clues)")  # fmt: skip
 
 
-PILOT_SHARE = 0.25  # of the construction's CPU budget, at most, for the whole pilot
+PILOT_SHARE = 0.4  # of the construction's CPU budget, at most, for the whole pilot (a cap for small budgets)
 ABORT_NODES, ABORT_SHARE = 5, 0.75  # abort marks from the chosen trial (module docstring)
 
 
@@ -279,9 +284,11 @@ def calibrate(
     deep is not thrown away for a fresh one that may die early), and a report of every trial. The first is
     the chosen recipe; the others, those whose trial got past their first break, are for lanes of their
     own (``lane_recipes: ranked``). Each takes the abort marks of its own trial. The halving gets
-    ``pilot.cpu_s`` in all, cut to PILOT_SHARE of ``budget_s``. Relaxed or without a pilot, one recipe.
-    Asked to stop (``stop()``), the pilot ends within a chunk of placements and its report says ``cut``:
-    its choice is not the full pilot's, so it is not kept for the folder (build.resolve)."""
+    ``pilot.nodes`` placements in all; past PILOT_SHARE of ``budget_s`` CPU s it ends as if stopped and its
+    report says ``capped`` (a small budget: the one case where the load can move the choice). Relaxed or
+    without a pilot, one recipe. Asked to stop (``stop()``), the pilot ends within a chunk of placements and
+    its report says ``cut``: its choice is not the full pilot's, so it is not kept for the folder
+    (build.resolve)."""
     start = time.process_time()
     pool = candidates(puzzle, cfg.pilot.candidates)
     if not cfg.pilot.enabled:
@@ -292,14 +299,19 @@ def calibrate(
     report: dict = {}
     ranked: Ranked = [(recipes[0], None)]
     if cfg.pilot.enabled:
-        total = cfg.pilot.cpu_s if budget_s is None else min(cfg.pilot.cpu_s, PILOT_SHARE * budget_s)
         n, draws = len(pool), cfg.pilot.draws
         attempts = [
             Draws([Attempt(puzzle, r, k, seed + i + d * n) for d in range(draws)])
             for i, (r, k) in enumerate(zip(recipes, pool, strict=True))
         ]
-        attempts[0].dfs.step(1)  # the kernel compiled or loaded outside the trials' clocks
-        order = halving(attempts, total, stop)
+        attempts[0].dfs.step(1)  # the kernel compiled or loaded outside the trials' clocks and the cap
+        began, cap = time.process_time(), math.inf if budget_s is None else PILOT_SHARE * budget_s
+
+        def capped() -> bool:
+            return time.process_time() - began > cap
+
+        order = halving(attempts, cfg.pilot.nodes, lambda: stop() or capped())
+        over = capped()  # cut by the CPU cap: still the run's choice, kept for the folder
         cells = puzzle.n_cells
         reached = [i for i in order[1:] if attempts[i].trial.placed >= first_break(recipes[i], cells)]
 
@@ -313,6 +325,8 @@ def calibrate(
         ranked = [(marked(i), attempts[i].dfs.arrays()) for i in [order[0], *reached]]
         best = attempts[order[0]].trial
         report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[order[0]].label()}
+        if over:
+            report["capped"] = True
         mark = first_break(ranked[0][0], cells)
         if stop():
             report["cut"] = True  # not a finding about the puzzle: nothing relaxed, nothing said
