@@ -38,6 +38,15 @@ def _plus_one(value: Any) -> Any:
     return value + 1 if isinstance(value, int) and not isinstance(value, bool) else value
 
 
+PILOT_NODES_PER_CPU_S = 40_000_000  # what a CPU s of the pilot placed on the strict clues here (docs/dfs.md)
+
+
+def _pilot_nodes(value: Any) -> Any:
+    """pilot.cpu_s -> pilot.nodes: the placements those CPU s made (15 s -> 6e8, today's default)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return round(value * PILOT_NODES_PER_CPU_S) if number else value
+
+
 # paper 001's names of the assignment move's settings, once read at the top of ``search:``
 _PAPER001 = (
     "holes",
@@ -81,6 +90,12 @@ RENAMES: tuple[Rename, ...] = (
         "construct.cpsat.max_attempts",
         _plus_one,
         note="the value + 1: rounds in all",
+    ),
+    Rename(
+        "construct.dfs.pilot.cpu_s",
+        "construct.dfs.pilot.nodes",
+        _pilot_nodes,
+        note="the value x 4e7: the placements a CPU s of the pilot made",
     ),
 )
 

@@ -108,3 +108,17 @@ def test_a_run_of_two_workers_from_an_old_config_says_so_once(tmp_path):
         f"warning: {path}: settings of an older e2opt, read under their new names: "
         "search.holes -> search.moves.assignment.holes; run.share_every_s -> run.share_every_wall_s"
     ]
+
+
+def test_the_pilots_cpu_seconds_are_read_as_the_placements_they_made(tmp_path, capsys):
+    """``construct.dfs.pilot.cpu_s`` (before the pilot counted placements) becomes ``pilot.nodes`` at 4e7
+    placements per CPU s, so an old run folder's 15 s is today's default, 6e8, and resumes as it ran."""
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        f"instance: {ROOT / 'instances' / 'brendan_set1' / 'set1_04x04.txt'}\n"
+        "construct: {method: dfs, dfs: {pilot: {cpu_s: 7.5}}}\n"
+    )
+    assert load_config(path).construct.dfs.pilot.nodes == 300_000_000
+    assert "construct.dfs.pilot.cpu_s -> construct.dfs.pilot.nodes" in capsys.readouterr().err
+    cfg = load_config(path, ["construct.dfs.pilot.cpu_s=15"])
+    assert cfg.construct.dfs.pilot.nodes == 600_000_000 == type(cfg.construct.dfs.pilot)().nodes

@@ -419,3 +419,20 @@ def test_the_pilots_choice_does_not_depend_on_the_clock_and_a_small_budget_caps_
         t["nodes"] for t in quick["trials"]
     )
     assert "cut" not in capped and (tmp_path / "recipe.json").exists()
+
+
+def test_a_folder_whose_recipe_names_the_pilots_cpu_seconds_keeps_its_recipe(tmp_path):
+    """A recipe.json written when the pilot counted CPU s (``pilot: {cpu_s: ...}``) is the same section as
+    today's ``pilot.nodes`` those seconds translate to: its recipes are taken, no fresh pilot (whose new
+    choice would send the folder's DFS back to the root); another number is another section."""
+    p = generate(8, 8, 3, 5, 4, recolour=4)[0]
+    cfg = DfsConfig(pilot=PilotConfig(nodes=160_000, candidates=4))
+    ranked, _ = resolve(p, cfg, 11, tmp_path)
+    saved = json.loads((tmp_path / "recipe.json").read_text(encoding="utf-8"))
+    del saved["section"]["pilot"]["nodes"]
+    saved["section"]["pilot"]["cpu_s"] = 0.004  # x 4e7 placements per CPU s = 160,000
+    (tmp_path / "recipe.json").write_text(json.dumps(saved), encoding="utf-8")
+    again, _ = resolve(p, cfg, 12, tmp_path)
+    assert [r for r, _ in again] == [r for r, _ in ranked] and all(s is None for _, s in again)
+    fresh, _ = resolve(p, DfsConfig(pilot=PilotConfig(nodes=200_000, candidates=4)), 12, tmp_path)
+    assert fresh[0][1] is not None  # the pilot's own attempt: it ran

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ...config.schema import to_plain
+from ...config.translate import translate
 from ...core.board import Board
 from ...core.fsutil import atomic_write_text
 from ...core.puzzle import Puzzle
@@ -68,14 +69,16 @@ def resolve(
     (pilot.calibrate; a preset is one recipe, from the root), and how they were found (a pilot's report).
     Recipes resolved before in ``folder`` for the same section are taken as they are (same run, same
     rules; the DFS's own state is in the folder then). A folder written before the ranking was kept holds
-    the chosen recipe alone: every lane runs it. A pilot cut short by ``stop`` is not kept: the folder's
+    the chosen recipe alone: every lane runs it; one written with older key names (``pilot.cpu_s``)
+    counts under today's (config/translate.py). A pilot cut short by ``stop`` is not kept: the folder's
     next call runs the whole pilot (its lanes, made under the cut pilot's recipe, start from the root)."""
     name = recipe_name(cfg, puzzle)
     wanted = section(cfg)
     if folder is not None and (folder / RECIPE).exists():
         try:
             saved = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
-            if {**section(DfsConfig()), **saved["section"]} == wanted:
+            old, _ = translate({"construct": {"dfs": saved["section"]}}, str(folder / RECIPE))
+            if {**section(DfsConfig()), **old["construct"]["dfs"]} == wanted:
                 recipes = [saved["recipe"], *saved.get("runners_up", [])]
                 return [(Recipe.from_dict(r), None) for r in recipes], saved["report"]
         except (ValueError, KeyError, TypeError):
