@@ -23,18 +23,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("puzzles", type=Path, nargs="+")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4])
-    ap.add_argument("--nodes", type=float, default=13_500_000)
+    ap.add_argument("--nodes", type=lambda v: int(float(v)), default=13_500_000)  # 1.35e7 too
     ap.add_argument("--backjump", action="store_true")
     args = ap.parse_args()
     for path in args.puzzles:
         puzzle = read_puzzle(path)
         cands = candidates(puzzle, 99)
         print(
-            f"{path.stem}: {len(puzzle.hints)} hints, {len(cands)} candidates, {int(args.nodes):,} placements per attempt"
+            f"{path.stem}: {len(puzzle.hints)} hints, {len(cands)} candidates, {args.nodes:,} placements per attempt"
         )
         for knobs in cands:
             recipe = derived_recipe(puzzle, DfsConfig(backjump=args.backjump), knobs)
-            placed = [Attempt(puzzle, recipe, knobs, s).advance(int(args.nodes)).placed for s in args.seeds]
+            placed = [Attempt(puzzle, recipe, knobs, s).advance(args.nodes).placed for s in args.seeds]
             print(f"  {knobs.label():<110} placed {placed}")
 
 

@@ -3,10 +3,10 @@
 Each candidate is one setting of the few knobs the statistics leave open: the quota's margin over the
 random expectation (or no quota), the branching at which breaks begin, and breaks next to the hints. The
 pilot runs each candidate's DFS from a fresh attempt (seeded from the run) and halves the field round
-after round (``halving``: ``pilot.nodes`` placements in all, so a seed's choice is the same on any machine
-and under any load; CPU seconds moved it: docs/dfs.md "A pilot counted in placements"), keeping the candidates whose deepest partial
-matches the most joins (a placed cell adds about two, a break takes one away: a candidate that spends its
-breaks early to get a few cells deeper loses; ties: the earlier candidate); with ``pilot.draws`` > 1
+after round (``halving``: ``pilot.nodes`` placements in all, so a seed's choice is the same on any
+machine and under any load; CPU seconds moved it: docs/dfs.md "A pilot counted in placements"), keeping
+the candidates whose deepest partial matches the most joins (a placed cell adds about two, a break takes
+one away: a candidate that spends its breaks early to get a few cells deeper loses; ties: the earlier candidate); with ``pilot.draws`` > 1
 each candidate's first round is shared by that many fresh attempts, the best going on (``Draws``). When
 no candidate gets past the position where breaks begin, the quota and schedule cannot be met on this
 puzzle: the pilot relaxes them (no quota, clue breaks, earlier breaks) and says so in one warning line.
