@@ -7,7 +7,7 @@ python benchmarks/hour_table.py RUN_DIR [RUN_DIR ...] [--marks 600 1800 3600 684
 ``--attempts`` adds, per producer and DFS attempt, its boards' count, the mean of its first three, the mean of
 the rest and its best, and over every attempt of the runs given with at least six boards, Spearman's rank
 correlation of the first three's mean with the rest's: whether an attempt's first boards tell how good it is
-(the question behind an abort-by-score restart policy; docs/dfs.md).
+(the question behind an abort-by-score restart policy; docs/dfs_results.md).
 
 The run's CPU clock (what ``--max-cpu-s`` counts) is in its ``stats`` events, every few wall seconds; a
 ``best`` event's wall time is placed on that clock by linear interpolation between the two stats events

@@ -38,7 +38,8 @@ def _plus_one(value: Any) -> Any:
     return value + 1 if isinstance(value, int) and not isinstance(value, bool) else value
 
 
-PILOT_NODES_PER_CPU_S = 40_000_000  # what a CPU s of the pilot placed on the strict clues here (docs/dfs.md)
+# what a CPU s of the pilot placed on the strict clues here (docs/dfs_results.md)
+PILOT_NODES_PER_CPU_S = 40_000_000
 
 
 def _pilot_nodes(value: Any) -> Any:

@@ -105,7 +105,7 @@ def test_derived_privileged_colours_are_deterministic_and_split_frame_and_inner(
     e2 = read_puzzle(ROOT / "instances" / "eternity2.txt")
     first = derive_privileged(e2, 1, 2)
     assert first == derive_privileged(read_puzzle(ROOT / "instances" / "eternity2.txt"), 1, 2)
-    assert first == [3, 7, 11]  # docs/dfs.md compares this with Blackwood's [5, 7, 20] (our ids)
+    assert first == [3, 7, 11]  # docs/dfs_results.md compares this with Blackwood's [5, 7, 20] (our ids)
     frame = set(frame_colours(e2))
     assert frame == {1, 2, 3, 4, 5} and sum(c in frame for c in first) == 1
     recipe = preset_recipe(_cfg(), e2, "blackwood")

@@ -48,7 +48,7 @@ class HarvestConfig:
 
     ``min_placed``: pieces on the board (hints included) for a dead end to be kept; None = Blackwood's 248
     on 16x16, scaled by cells elsewhere (longrun.default_min_placed), for every recipe: a floor from the
-    pilot's depth measured lower on a generated puzzle (docs/dfs.md "The harvest floor").
+    pilot's depth measured lower on a generated puzzle (docs/dfs_results.md "The harvest floor").
     ``margin``: complete boards within that many joins of the best complete board found. ``complete``:
     the best harvested partials completed (holes filled, then ``repair_cpu_s`` of tabu search) when
     the construction ends; at least one board is always completed, and a completion that gives a board made

@@ -10,7 +10,7 @@
   there the cumulative allowance is ``slack`` times the expected number of positions without any exact
   candidate (sum of exp(-b), Poisson), floored, growing to the last cell (Blackwood's froze at 239 of 256,
   where his 470 needed no more; the boards complete better with the allowance growing to the end,
-  docs/dfs.md "The break allowance to the last cell").
+  docs/dfs_results.md "The break allowance to the last cell").
 - **Quota**: between the quota value placed by position p when pieces come at random (``expected``) and
   the most any fill can have placed by then (``most``: the largest values of each kind first), a share of
   the way that ramps in from the end of the first row (``lam`` x the square root of the way to ``ramp``

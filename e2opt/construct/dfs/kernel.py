@@ -25,7 +25,7 @@ to the deepest of them, j, puts back the pieces of the depths between unscanned 
 Any other failure, and a complete board, marks the parent ``allf`` (it may not jump); a set naming no depth
 ends the attempt (EXHAUSTED). The skipped subtrees hold no board and no partial deeper than d.
 
-For the rate (docs/dfs.md "Kernel rate"): ``avail`` alone says which pieces are free (``used`` is written
+For the rate (docs/dfs_results.md "Kernel rate"): ``avail`` alone says which pieces are free (``used`` is written
 by ``Dfs.arrays()`` for the saved state, as before); a depth's geometry and rules are one int32 row
 (lists.py ``G``); each placed slot's four colours are packed in one uint32 (``sc``), its rank and bucket
 are kept by depth (``pr``, ``bkd``), the depth of every placed piece in ``where``: these are derived from the

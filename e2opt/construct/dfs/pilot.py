@@ -4,7 +4,7 @@ Each candidate is one setting of the few knobs the statistics leave open: the qu
 random expectation (or no quota), the branching at which breaks begin, and breaks next to the hints. The
 pilot runs each candidate's DFS from a fresh attempt (seeded from the run) and halves the field round
 after round (``halving``: ``pilot.nodes`` placements in all, so a seed's choice is the same on any
-machine and under any load; CPU seconds moved it: docs/dfs.md "A pilot counted in placements"), keeping
+machine and under any load; CPU seconds moved it: docs/dfs_results.md "A pilot counted in placements"), keeping
 the candidates whose deepest partial matches the most joins (a placed cell adds about two, a break takes
 one away: a candidate that spends its breaks early to get a few cells deeper loses; ties: the earlier candidate); with ``pilot.draws`` > 1
 each candidate's first round is shared by that many fresh attempts, the best going on (``Draws``). When
@@ -88,7 +88,7 @@ CLUE_MODES = ((0, 0, None), (1, 1, 1))  # (clue_breaks, clue_zone, clue_lead): e
 
 def candidates(puzzle: Puzzle, limit: int) -> list[Knobs]:
     """The candidate settings, most preferred first. On a puzzle with hints, each also with one break in
-    the zone of every hint reached at most a row before the schedule's first break (docs/dfs.md: breaks
+    the zone of every hint reached at most a row before the schedule's first break (docs/dfs_results.md: breaks
     spent beside the clues the order meets early cost joins the search could have kept by backtracking)."""
     modes = CLUE_MODES if puzzle.hints else CLUE_MODES[:1]
     out = [Knobs(lam, o, *mode) for mode in modes for lam in LAMS for o in (0.4, 0.6)]
@@ -194,7 +194,7 @@ class Draws:
     """A candidate's ``len(attempts)`` fresh attempts (seeds of their own) in the pilot's first round, each
     given an equal part of the candidate's share; the one with the most matched joins (ties: the first) is
     kept and continued in the later rounds. One attempt stuck beside a hint by its opening then no longer
-    drops a recipe that another opening takes deep (docs/dfs.md "Draws in the pilot's first round")."""
+    drops a recipe that another opening takes deep (docs/dfs_results.md "Draws in the pilot's first round")."""
 
     def __init__(self, attempts: list[Attempt]):
         self.attempts = attempts
