@@ -1,4 +1,4 @@
-"""Measurements of docs/exact.md: `e2opt solve` methods, orders and filtering on named puzzles.
+"""Measurements of docs/exact_results.md: `e2opt solve` methods, orders and filtering on named puzzles.
 
     python benchmarks/exact_bench.py brendan  --limit 120 --cpsat-limit 120 --out benchmarks/results/exact/exact_brendan.jsonl
     python benchmarks/exact_bench.py paper000 --sizes 7 8 9 10 --seeds 0 1 --limit 60 --out benchmarks/results/exact/exact_paper000.jsonl

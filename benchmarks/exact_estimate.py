@@ -7,7 +7,7 @@ distinct pieces of the right kinds there, interior pieces in 4 turns) x (probabi
 among them matches), a join matching with probability sum_c p_c^2 over the frame colours (rim joins)
 or the inner colours. The tree size is the sum over d (plus the root); E[solutions] is the term of the
 full board. Printed as log10. The model treats the colours of different joins as independent, which a
-generated puzzle is not; docs/exact.md compares it with measured trees.
+generated puzzle is not; docs/exact_results.md "Tree-size estimates" compares it with measured trees.
 """
 
 from __future__ import annotations

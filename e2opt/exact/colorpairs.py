@@ -31,7 +31,8 @@ def _remove_slot(i, j, slot, dem, dem_list, dem_pos):
 
     The slot helpers return in one place and end by reading every array they were given: numba counts
     references to an array argument whose last use is under a condition (or differs between returns) on
-    every call, and these run a few times per node (x1.4 colorpairs' rate, docs/exact.md)."""
+    every call, and these run a few times per node (x1.4 colorpairs' rate, docs/exact_results.md
+    "Reference counts in the exact kernels")."""
     p = slot[i, j]
     slot[i, j] = -1
     asked = False

@@ -114,7 +114,8 @@ def _settle(i, pcol, dom, cnt, lost, trail, cellv, tilev, heads) -> bool:
     """Naked single: if cell i holds one tile only, no other cell may hold it. False on a wipe-out.
 
     One return, after a read of every array: numba counts references to an array argument whose last use
-    is not on every path, on every call (x1.4 for this method, docs/exact.md)."""
+    is not on every path, on every call (x1.4 for this method, docs/exact_results.md
+    "Reference counts in the exact kernels")."""
     ok = True
     if cellv[i, NTILES] == 1:
         word = 0
