@@ -11,7 +11,7 @@ import pytest
 import yaml
 from conftest import e2opt_here
 from helpers import one_error_line
-from test_run import SMALL, config_file
+from small_run import SMALL, config_file
 
 from e2opt.engine.loader import load_config
 from e2opt.engine.resume import resume_run

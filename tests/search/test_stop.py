@@ -61,7 +61,8 @@ def test_a_second_sigint_stops_at_once_only_when_it_is_not_the_first_delivered_t
     """``timeout -s INT`` signals the command and then its group: two SIGINTs microseconds apart are one
     request (stop after the move); a second one REPEAT_S later is a second request (stop at once). The
     handler is called as the interpreter calls it, on a clock set by the test (a real signal reaches the
-    main thread at a time no test controls: tests/engine/test_run.py sends real ones to a real run)."""
+    main thread at a time no test controls: tests/engine/test_run_signals.py sends real ones to a real
+    run)."""
     now = [100.0]
     monkeypatch.setattr(signals.time, "monotonic", lambda: now[0])
     flag = Interrupted()
