@@ -13,6 +13,7 @@ import pytest
 import yaml
 from conftest import SET1
 from helpers import plain_yaml
+from small_run import config_file
 
 from e2opt.cli.main import main
 from e2opt.core import fsutil
@@ -43,17 +44,10 @@ def failing_writer(monkeypatch, code: int, fails) -> list[str]:
 
 
 def config(tmp_path: Path) -> Path:
-    data = {
-        "instance": str(PUZZLE),
-        "seed": 1,
-        "construct": {"method": "random"},
-        "search": {"moves": {"assignment": {"holes": 6}}},
-        "stop": {"max_iterations": 3000},
-        "run": {"workers": 1},
-        "output": {"runs_dir": str(tmp_path / "runs"), "plots": False, "checkpoint_every_wall_s": 0.01},
-    }
-    (tmp_path / "run.yaml").write_text(plain_yaml(data))
-    return tmp_path / "run.yaml"
+    """The engine tests' small run on a 6x6, one worker, a checkpoint at every chance."""
+    run = {"workers": 1}
+    output = {"checkpoint_every_wall_s": 0.01}
+    return config_file(tmp_path, PUZZLE, seed=1, run=run, output=output)
 
 
 def run(tmp_path: Path, capsys) -> tuple[int, str, Path]:
