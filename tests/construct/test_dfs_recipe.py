@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -227,6 +228,58 @@ def test_halving_breaks_ties_toward_the_earlier_candidate():
     curves = [_Curve(7, 0) for _ in range(5)]
     assert pilot.halving(curves, 6) == [0, 1, 2, 3, 4]
     assert [c.trial.dropped for c in curves] == [None, 3, 2, 1, 1]  # 5 -> 3 -> 2 -> 1
+
+
+class _Placing(_Curve):
+    """A stand-in whose deepest partial's pieces are its joins."""
+
+    def advance(self, nodes, stop=None):
+        super().advance(nodes)
+        self.trial.placed = int(self.trial.joins)
+        return self.trial
+
+
+def _recipe(quota: bool, first_break: int = 20) -> SimpleNamespace:
+    """A stand-in recipe: with or without a quota, breaks from ``first_break``."""
+    return SimpleNamespace(quota=((5, 1),) if quota else (), breaks=((first_break, 1),))
+
+
+def test_a_quota_winner_takes_no_quota_stage():
+    """The halving's winner has a quota: the order stands and nothing more is placed."""
+    curves = [_Placing(30, 0), _Placing(10, 0)]
+    recipes = [_recipe(True), _recipe(False)]
+    order = pilot.halving(curves, 4)
+    assert pilot.quota_stage(curves, recipes, order, 4, 36) == ([0, 1], None)
+    assert [c.trial.nodes for c in curves] == [2, 2]
+
+
+def test_the_quota_stage_puts_a_quota_candidate_past_its_first_break_first():
+    """Round 1 (1 placement each): the quota-free 18 and 16 go on, the quota ones (9 + 2n: 11, 4 + 6n: 10)
+    drop; round 2 (2 each): 18 wins. The stage (half of the 8 placements: one round of 2 each between the two
+    quota candidates, numbered 4 after the halving's two rounds and its winner's 3, their attempts
+    continued): 15 and 22, past the first break at 20: it comes first, the quota-free winner is dropped in
+    the stage's round."""
+    curves = [_Placing(18, 0), _Placing(9, 2), _Placing(4, 6), _Placing(16, 0)]
+    recipes = [_recipe(False), _recipe(True), _recipe(True), _recipe(False)]
+    order = pilot.halving(curves, 8)
+    assert order == [0, 3, 1, 2]
+    assert [c.trial.dropped for c in curves] == [None, 1, 1, 2]
+    order, said = pilot.quota_stage(curves, recipes, order, 8, 36)
+    assert order == [2, 0, 3, 1] and said.startswith("a quota candidate")
+    assert [c.trial.dropped for c in curves] == [4, 4, None, 2]
+    assert [c.trial.nodes for c in curves] == [3, 3, 3, 3]
+    assert curves[2].trial.placed == 22
+
+
+def test_the_quota_stage_keeps_the_quota_free_winner_when_no_quota_gets_past_its_first_break():
+    """The same trials with the quota winner's first break at 30: 22 is short of it, the order stands;
+    asked to stop, no stage at all."""
+    curves = [_Placing(18, 0), _Placing(9, 2), _Placing(4, 6), _Placing(16, 0)]
+    recipes = [_recipe(False), _recipe(True), _recipe(True, first_break=30), _recipe(False)]
+    order, said = pilot.quota_stage(curves, recipes, pilot.halving(curves, 8), 8, 36)
+    assert order == [0, 3, 1, 2] and said.startswith("kept the quota-free winner")
+    assert [c.trial.dropped for c in curves] == [None, 4, 4, 2]
+    assert pilot.quota_stage(curves, recipes, order, 8, 36, lambda: True) == (order, None)
 
 
 def test_draws_share_the_first_round_and_the_best_goes_on():

@@ -219,31 +219,68 @@ class Draws:
         return self.attempts[0].trial
 
 
-def halving(attempts: list[Attempt] | list[Draws], total: int, stop: Stop = never) -> list[int]:
+def halving(
+    attempts: list[Attempt] | list[Draws], total: int, stop: Stop = never, first_round: int = 1
+) -> list[int]:
     """Successive halving: ceil(log2 n) rounds of equal placements (``total`` in all), each shared by the
     candidates still in; after each, the better half by matched joins of the deepest partial goes on
     (ties: the earlier candidate), its attempt continued where it stopped. A quota that costs depth in the
     first second and pays later thus gets a longer horizon than one short trial each. Every candidate's
     index, best first: the winner, then the later a candidate was dropped the better, in a round by joins.
-    ``stop()`` true ends the pilot after the attempt it is in, the best so far its winner."""
+    Rounds are numbered from ``first_round`` in the trials' ``dropped``. ``stop()`` true ends the pilot
+    after the attempt it is in, the best so far its winner."""
     alive = list(range(len(attempts)))
     rounds = max(1, math.ceil(math.log2(len(alive))))
-    for r in range(1, rounds + 1):
+    for r in range(first_round, first_round + rounds):
         for i in alive:
             attempts[i].advance(total // rounds // len(alive), stop=stop)
         alive.sort(key=lambda i: (-attempts[i].trial.joins, i))
         stopped = stop()
-        keep = 1 if r == rounds or stopped else (len(alive) + 1) // 2
+        keep = 1 if r == first_round + rounds - 1 or stopped else (len(alive) + 1) // 2
         for i in alive[keep:]:
             attempts[i].trial.dropped = r
         alive = alive[:keep]
         if stopped:
             break
-    last = rounds + 1  # the winner's rank key: never dropped
+    last = first_round + rounds  # the winner's rank key: never dropped
     return sorted(
         range(len(attempts)),
         key=lambda i: (-(attempts[i].trial.dropped or last), -attempts[i].trial.joins, i),
     )
+
+
+QUOTA_STAGE_SHARE = 0.5  # of ``pilot.nodes``: the quota stage's placements (quota_stage)
+
+
+def quota_stage(
+    attempts: list[Attempt] | list[Draws],
+    recipes: list[Recipe],
+    order: list[int],
+    total: int,
+    cells: int,
+    stop: Stop = never,
+) -> tuple[list[int], str | None]:
+    """When the halving's winner has no quota, a second halving among the candidates with one, their
+    attempts continued where they were dropped (QUOTA_STAGE_SHARE of ``total`` placements); its winner
+    takes the first place if it gets past its first break. Why: a quota spends the first seconds placing
+    its colours and pays after the schedule's first break, which the halving's first rounds do not reach;
+    on the strict clues a quota-free winner made boards 3-4 joins below the quota recipe it had dropped,
+    given 300 CPU s of DFS each (docs/dfs_results.md "The quota stage"). The order (``halving``'s) with the
+    quota winner first, and what the stage found (None: no stage)."""
+    quota = [i for i in order if recipes[i].quota]
+    if recipes[order[0]].quota or not quota or stop():
+        return order, None
+    rounds = max(1, math.ceil(math.log2(len(order))))
+    for i in quota:
+        attempts[i].trial.dropped = None
+    sub = halving([attempts[i] for i in quota], int(QUOTA_STAGE_SHARE * total), stop, rounds + 2)
+    best = quota[sub[0]]
+    last = rounds + 1 + max(1, math.ceil(math.log2(len(quota))))  # the stage's final round
+    if attempts[best].trial.placed < first_break(recipes[best], cells):
+        attempts[best].trial.dropped = last
+        return order, "kept the quota-free winner: no quota candidate got past its first break"
+    attempts[order[0]].trial.dropped = last
+    return [best, *[i for i in order if i != best]], "a quota candidate got past its first break"
 
 
 def first_break(recipe: Recipe, cells: int) -> int:
@@ -310,9 +347,12 @@ def calibrate(
         def capped() -> bool:
             return time.process_time() - began > cap
 
-        order = halving(attempts, cfg.pilot.nodes, lambda: stop() or capped())
-        over = capped()  # cut by the CPU cap: still the run's choice, kept for the folder
         cells = puzzle.n_cells
+        order = halving(attempts, cfg.pilot.nodes, lambda: stop() or capped())
+        order, second = quota_stage(
+            attempts, recipes, order, cfg.pilot.nodes, cells, lambda: stop() or capped()
+        )
+        over = capped()  # cut by the CPU cap: still the run's choice, kept for the folder
         reached = [i for i in order[1:] if attempts[i].trial.placed >= first_break(recipes[i], cells)]
 
         def marked(i: int) -> Recipe:  # the abort marks of the candidate's own trial, unless the section's
@@ -325,6 +365,8 @@ def calibrate(
         ranked = [(marked(i), attempts[i].dfs.arrays()) for i in [order[0], *reached]]
         best = attempts[order[0]].trial
         report = {"trials": [a.trial.as_dict() for a in attempts], "chosen": pool[order[0]].label()}
+        if second is not None:
+            report["quota_stage"] = second
         if over:
             report["capped"] = True
         mark = first_break(ranked[0][0], cells)
