@@ -22,6 +22,7 @@ from bisect import bisect_left
 from collections import Counter
 from pathlib import Path
 
+from pilot_said import pilot_lines  # benchmarks/ is the script's folder: sys.path[0]
 from scipy.stats import spearmanr
 
 from e2opt.engine.events import read_events
@@ -88,14 +89,7 @@ def summary(run_dir: Path, marks: list[float]) -> list[str]:
     for worker, attempts in by_attempt(run_dir).items():  # a worker's attempt count only grows
         begun = " ".join(str(a) for a, scores in sorted(attempts.items()) for _ in scores)
         lines.append(f"  DFS attempts begun by each board ({worker}): {begun}")
-    for recipe in sorted(run_dir.glob("worker*/harvest/recipe.json")):
-        report = json.loads(recipe.read_text()).get("report", {})
-        chosen = report.get("chosen")
-        trials = {t["knobs"]: t for t in report.get("trials", [])}
-        if chosen:
-            placed = trials.get(chosen, {}).get("placed")
-            lines.append(f"  pilot ({recipe.parent.parent.name}): {chosen}; {placed} pieces in the pilot")
-    return lines
+    return lines + [f"  {line}" for line in pilot_lines(run_dir)]
 
 
 def attempt_lines(runs: list[Path]) -> list[str]:

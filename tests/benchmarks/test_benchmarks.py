@@ -71,6 +71,7 @@ def check_dfs(tmp: Path, out: str) -> None:
 
 def check_dfs_pipeline(tmp: Path, out: str) -> None:
     assert out.startswith("set1_04x04 seed 1 1 CPU s: ") and " valid | cpu " in out
+    assert "| pilot (worker1): " in out or out.rstrip().endswith("| no pilot"), out
     assert (tmp / "boards" / "pipeline_set1_04x04_s1_1cpu.board").exists()
 
 
@@ -214,6 +215,16 @@ def long_run(tmp: Path) -> None:
     (run / "worker1" / "harvest" / "recipe.json").write_text(json.dumps({"report": report}), encoding="utf-8")
 
 
+def staged_pilots(tmp: Path) -> None:
+    """``long_run`` with a second producer whose pilot ran the quota stage."""
+    long_run(tmp)
+    report = {"chosen": "quota 0.6", "trials": [{"knobs": "quota 0.6", "placed": 20}], "quota_stage": "found"}
+    (tmp / "run" / "worker3" / "harvest").mkdir(parents=True)
+    (tmp / "run" / "worker3" / "harvest" / "recipe.json").write_text(
+        json.dumps({"report": report}), encoding="utf-8"
+    )
+
+
 def attempts_run(tmp: Path) -> None:
     """``long_run`` with a producer's boards from three DFS attempts of six boards each."""
     long_run(tmp)
@@ -320,6 +331,9 @@ SMOKE: list[Entry] = [
     ("dfs_rate.py", "1 --placements 1e5", {}, None, check_table_line("seed 1: 100,000 placements")),
     ("dfs_depths.py", "{e2} --seeds 1 --cpu-s 0.3 --band 64", {}, None, check_dfs_depths),
     ("dfs_stuck.py", "{set1_4} --seeds 1 2 --nodes 2000000", {}, None, check_dfs_stuck),
+    ("pilot_said.py", "{tmp}/run", {}, staged_pilots, check_table_line(
+        "pilot (worker1): no quota; 13 pieces in the pilot; "
+        "pilot (worker3): quota 0.6; 20 pieces in the pilot; quota stage: found")),
     ("pilot_choice.py", "{set1_4} --seeds 1 2 --set pilot.nodes=8000000 --set pilot.draws=2", {}, None, check_pilot_choice),
     ("pilot_choice.py", "{e2} --seeds 1 --set pilot.nodes=10000000 --set harvest.cpsat_wall_s=0.5 --set harvest.repair_cpu_s=0.1 --complete 2", {}, None, check_pilot_finalists),
     ("engine_bench.py", "{root} --reps 1 --kernel-cpu-s 0.1 --figures kernel", {}, None, check_engine),
