@@ -83,7 +83,8 @@ class PilotConfig:
     """The calibration of a derived recipe: the candidate settings run fresh attempts, halved round after
     round by the joins their deepest partial matches, ``nodes`` placements in all, so a seed gets the same
     choice on any machine and under any load (counted in the construction's CPU budget, and cut at
-    pilot.PILOT_SHARE of it); ``candidates`` caps how many are tried (the list is in pilot.py).
+    pilot.PILOT_SHARE of it; a quota-free winner is checked against the quota candidates with half as many
+    more, pilot.quota_stage); ``candidates`` caps how many are tried (the list is in pilot.py).
     ``draws``: fresh attempts per candidate in the first round, sharing its placements, the best kept.
     ``enabled: false`` takes the first candidate."""
 
