@@ -230,7 +230,7 @@ def halving(
     Rounds are numbered from ``first_round`` in the trials' ``dropped``. ``stop()`` true ends the pilot
     after the attempt it is in, the best so far its winner."""
     alive = list(range(len(attempts)))
-    rounds = max(1, math.ceil(math.log2(len(alive))))
+    rounds = halving_rounds(len(alive))
     for r in range(first_round, first_round + rounds):
         for i in alive:
             attempts[i].advance(total // rounds // len(alive), stop=stop)
@@ -249,6 +249,11 @@ def halving(
     )
 
 
+def halving_rounds(n: int) -> int:
+    """The rounds a halving of ``n`` candidates takes: ceil(log2 n), at least one."""
+    return max(1, math.ceil(math.log2(n)))
+
+
 QUOTA_STAGE_SHARE = 0.5  # of ``pilot.nodes``: the quota stage's placements (quota_stage)
 
 
@@ -264,18 +269,18 @@ def quota_stage(
     attempts continued where they were dropped (QUOTA_STAGE_SHARE of ``total`` placements); its winner
     takes the first place if it gets past its first break. Why: a quota spends the first seconds placing
     its colours and pays after the schedule's first break, which the halving's first rounds do not reach;
-    on the strict clues a quota-free winner made boards 3-4 joins below the quota recipe it had dropped,
-    given 300 CPU s of DFS each (docs/dfs_results.md "The quota stage"). The order (``halving``'s) with the
+    on the strict clues a quota-free winner made boards up to 4 joins below the quota recipe it had
+    dropped, given 300 CPU s of DFS each (docs/dfs_results.md "The quota stage"). The order (``halving``'s) with the
     quota winner first, and what the stage found (None: no stage)."""
     quota = [i for i in order if recipes[i].quota]
     if recipes[order[0]].quota or not quota or stop():
         return order, None
-    rounds = max(1, math.ceil(math.log2(len(order))))
+    rounds = halving_rounds(len(order))
     for i in quota:
         attempts[i].trial.dropped = None
     sub = halving([attempts[i] for i in quota], int(QUOTA_STAGE_SHARE * total), stop, rounds + 2)
     best = quota[sub[0]]
-    last = rounds + 1 + max(1, math.ceil(math.log2(len(quota))))  # the stage's final round
+    last = rounds + 1 + halving_rounds(len(quota))  # the stage's final round
     if attempts[best].trial.placed < first_break(recipes[best], cells):
         attempts[best].trial.dropped = last
         return order, "kept the quota-free winner: no quota candidate got past its first break"
