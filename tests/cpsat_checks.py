@@ -1,5 +1,5 @@
-"""Helpers shared by the CP-SAT construction's tests: the shipped puzzles, the hard-rule check (by board.py
-and by the independent verifier), a fast one-round config."""
+"""Helpers shared by the tests of the CP-SAT constructions (whole board and region by region): the
+shipped puzzles, the hard-rule check (by board.py and by the independent verifier), a fast one-round config."""
 
 from __future__ import annotations
 

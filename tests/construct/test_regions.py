@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cpsat_checks import assert_valid
 from helpers import plain_yaml
 
 from e2opt.construct import regions as regions_mod
@@ -15,26 +16,17 @@ from e2opt.construct.config import RegionsConfig
 from e2opt.construct.region_pieces import fill_region, possible_joins
 from e2opt.construct.regions import construct_regions, region_list
 from e2opt.core import ticks
-from e2opt.core.board import Board, format_board, join_matches, rule_violations, score
+from e2opt.core.board import Board, join_matches, score
 from e2opt.core.errors import ConfigError
 from e2opt.core.formats.read import read_puzzle
 from e2opt.core.generate import generate
-from e2opt.core.puzzle import GREY, Puzzle, format_puzzle
-from e2opt.core.verify import verify_texts
+from e2opt.core.puzzle import GREY, Puzzle
 from e2opt.engine.loader import load_config
 from e2opt.engine.run import run_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SET1 = ROOT / "instances" / "brendan_set1"
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
-
-
-def assert_valid(p: Puzzle, board: Board) -> None:
-    """The hard rules, by board.py and by the independent verifier."""
-    assert rule_violations(p, board) == []
-    report = verify_texts(format_puzzle(p), format_board(board))
-    assert report.valid, report.text()
-    assert report.score == score(p, board)
 
 
 def random_puzzle(rows: int, cols: int, colours: int, seed: int) -> Puzzle:
