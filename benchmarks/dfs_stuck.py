@@ -15,8 +15,9 @@ import argparse
 from pathlib import Path
 
 from e2opt import read_puzzle
+from e2opt.construct.dfs.candidates import candidates, derived_recipe
 from e2opt.construct.dfs.config import DfsConfig
-from e2opt.construct.dfs.pilot import Attempt, candidates, derived_recipe
+from e2opt.construct.dfs.pilot import Attempt
 
 
 def main() -> None:

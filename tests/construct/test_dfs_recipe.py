@@ -12,6 +12,7 @@ from conftest import INSTANCES
 
 from e2opt.construct.dfs import pilot
 from e2opt.construct.dfs.build import resolve
+from e2opt.construct.dfs.candidates import LAMS, QUOTA_SHAPE, SLACK
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig, PilotConfig
 from e2opt.construct.dfs.derive import QuotaShape, branching, derived_breaks, derived_quota, quota_bounds
 from e2opt.construct.dfs.longrun import LongRun, default_min_placed
@@ -48,7 +49,7 @@ def test_blackwood_colours_are_not_applied_to_another_puzzle():
 def test_the_derived_schedule_gives_blackwoods_back_on_the_official_set():
     e2 = read_puzzle(INSTANCES / "eternity2.txt")
     seq = sequence(e2, "blackwood", 5)
-    breaks = derived_breaks(branching(e2, seq), e2.cols, pilot.Knobs(0.8, 0.4, 0).onset, pilot.SLACK)
+    breaks = derived_breaks(branching(e2, seq), e2.cols, pilot.Knobs(0.8, 0.4, 0).onset, SLACK)
     assert [most for _, most in breaks] == list(range(1, len(breaks) + 1))  # one at a time, as his
     assert all(
         abs(a - b) <= 2 for (a, _), (b, _) in zip(breaks, BLACKWOOD_BREAKS, strict=False)
@@ -91,7 +92,7 @@ def test_quota_bounds_by_hand_on_a_tiny_puzzle():
 
 @pytest.mark.parametrize("lam", [0.4, 0.6, 0.8])
 def test_the_quota_share_ramps_in_holds_and_rises_late(lam):
-    shape, cells, start = pilot.QUOTA_SHAPE, 256, 16
+    shape, cells, start = QUOTA_SHAPE, 256, 16
     share = [shape.share(lam, p, start, cells) for p in range(start, round(shape.until * cells) + 1)]
     assert share[0] == 0 and all(b >= a for a, b in itertools.pairwise(share))  # never asks less later
     assert shape.share(lam, round(0.3 * cells), start, cells) == lam
@@ -105,7 +106,7 @@ def test_the_derived_quota_gives_blackwoods_back_on_the_official_set():
     e2 = read_puzzle(INSTANCES / "eternity2.txt")
     seq = sequence(e2, "blackwood", 5)
     qval = quota_values(e2, user_to_internal(e2, [5, 20, 7]), "colours", None)
-    quota = derived_quota(*quota_bounds(e2, seq, qval), 0.8, e2.cols, pilot.QUOTA_SHAPE)
+    quota = derived_quota(*quota_bounds(e2, seq, qval), 0.8, e2.cols, QUOTA_SHAPE)
     his_at, his = zip(*BLACKWOOD_QUOTA, strict=True)
     assert quota[-1][0] == his_at[-1] == 160
     assert all(abs(v - np.interp(p, his_at, his)) <= 3 for p, v in quota)
@@ -188,7 +189,7 @@ def test_hints_add_the_clue_candidates_and_a_puzzle_without_hints_keeps_the_exac
     bare = generate(6, 6, 3, 4, 5)[0]
     hinted = generate(6, 6, 3, 4, 5, hints=2)[0]
     exact = pilot.candidates(bare, 100)
-    assert len(exact) == 2 * len(pilot.LAMS) and {(k.clue_breaks, k.clue_zone) for k in exact} == {(0, 0)}
+    assert len(exact) == 2 * len(LAMS) and {(k.clue_breaks, k.clue_zone) for k in exact} == {(0, 0)}
     both = pilot.candidates(hinted, 100)
     assert both[: len(exact)] == exact
     assert [(k.lam, k.onset) for k in both[len(exact) :]] == [(k.lam, k.onset) for k in exact]

@@ -1,18 +1,20 @@
-"""The derived recipe: candidates built from the puzzle's statistics (derive.py), chosen by a short pilot.
+"""The pilot: which of the derived recipe's candidates (candidates.py) a run takes, chosen on the puzzle.
 
 Each candidate is one setting of the few knobs the statistics leave open: the quota's margin over the
 random expectation (or no quota), the branching at which breaks begin, and breaks next to the hints. The
 pilot runs each candidate's DFS from a fresh attempt (seeded from the run) and halves the field round
 after round (``halving``: ``pilot.nodes`` placements in all, so a seed's choice is the same on any
-machine and under any load; CPU seconds moved it: docs/dfs_results.md "A pilot counted in placements"), keeping
-the candidates whose deepest partial matches the most joins (a placed cell adds about two, a break takes
-one away: a candidate that spends its breaks early to get a few cells deeper loses; ties: the earlier candidate); with ``pilot.draws`` > 1
-each candidate's first round is shared by that many fresh attempts, the best going on (``Draws``). When
-no candidate gets past the position where breaks begin, the quota and schedule cannot be met on this
-puzzle: the pilot relaxes them (no quota, clue breaks, earlier breaks) and says so in one warning line.
-The chosen trial also sets the attempts' abort marks (unless ``abort`` is given): an attempt that has not
-reached ABORT_SHARE of the trial's depth within ABORT_NODES times the trial's nodes, or the trial's depth
-within three times that, starts afresh, so one bad opening cannot hold a run for hours.
+machine and under any load; CPU seconds moved it: docs/dfs_results.md "A pilot counted in placements"),
+keeping the candidates whose deepest partial matches the most joins (a placed cell adds about two, a break
+takes one away: a candidate that spends its breaks early to get a few cells deeper loses; ties: the
+earlier candidate); with ``pilot.draws`` > 1 each candidate's first round is shared by that many fresh
+attempts, the best going on (``Draws``); a quota-free winner is put to the quota candidates in a second
+halving (``quota_stage``). When no candidate gets past the position where breaks begin, the quota and
+schedule cannot be met on this puzzle: the pilot relaxes them (no quota, clue breaks, earlier breaks) and
+says so in one warning line. The chosen trial also sets the attempts' abort marks (unless ``abort`` is
+given): an attempt that has not reached ABORT_SHARE of the trial's depth within ABORT_NODES times the
+trial's nodes, or the trial's depth within three times that, starts afresh, so one bad opening cannot
+hold a run for hours.
 """
 
 from __future__ import annotations
@@ -22,21 +24,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
 from ...core.puzzle import Puzzle
 from ..finish import placed_joins
+from .candidates import Knobs, candidates, derived_recipe
 from .config import DfsConfig
-from .derive import QuotaShape, branching, derive_privileged, derived_breaks, derived_quota, quota_bounds
-from .recipes import given, position, positions, quota_values, user_to_internal
-from .rules import Recipe, UsualRules, sequence
+from .rules import Recipe
 from .search import Dfs, recipe_dfs
-
-SLACK = 0.3  # breaks allowed per expected position without an exact candidate (derive.py, docs/dfs.md)
-# the quota's share of the way along the fill order (derive.QuotaShape; Blackwood's on the official set:
-# 0.5 at position 26-28, 0.8 at 56-102, 0.93 at 160 where it stops)
-QUOTA_SHAPE = QuotaShape(ramp=0.22, hold=0.4, late=0.65, until=0.625)
-
 
 Stop = Callable[[], bool]  # asked to stop (a run's stop file): the pilot ends at once
 
@@ -44,102 +37,6 @@ Stop = Callable[[], bool]  # asked to stop (a run's stop file): the pilot ends a
 def never() -> bool:
     """The stop of a pilot nobody stops."""
     return False
-
-
-USUAL = UsualRules()
-# the rules a derived recipe takes from the section, else at their usual values
-SECTION_RULES = (
-    "piece_breaks",
-    "frame_breaks",
-    "frame_colour_breaks",
-    "touching_breaks",
-    "node_budget",
-    "short_first",
-    "backjump",
-)
-LAMS = (0.8, 0.6, 0.4, None)  # the quota's share of the way to the most (None: no quota), docs/dfs.md
-
-
-@dataclass(frozen=True)
-class Knobs:
-    """One candidate: quota share (None: no quota), break onset (expected exact candidates), clue breaks,
-    the zone they are kept to (0: anywhere after the clue) and how many rows before the schedule's first
-    break a hint must be reached to take them (None: every hint); rules.Recipe."""
-
-    lam: float | None
-    onset: float
-    clue_breaks: int
-    clue_zone: int = 0
-    clue_lead: int | None = None
-
-    def label(self) -> str:
-        quota = "no quota" if self.lam is None else f"quota {self.lam:g} of the way to the most"
-        zone = f" within {self.clue_zone}" if self.clue_breaks and self.clue_zone else ""
-        late = (
-            f", hints from {self.clue_lead} rows before the breaks"
-            if self.clue_breaks and self.clue_lead is not None
-            else ""
-        )
-        return f"{quota}, breaks below {self.onset:g} candidates, {self.clue_breaks} per clue{zone}{late}"
-
-
-CLUE_MODES = ((0, 0, None), (1, 1, 1))  # (clue_breaks, clue_zone, clue_lead): exact; one break per late hint
-
-
-def candidates(puzzle: Puzzle, limit: int) -> list[Knobs]:
-    """The candidate settings, most preferred first. On a puzzle with hints, each also with one break in
-    the zone of every hint reached at most a row before the schedule's first break (docs/dfs_results.md: breaks
-    spent beside the clues the order meets early cost joins the search could have kept by backtracking)."""
-    modes = CLUE_MODES if puzzle.hints else CLUE_MODES[:1]
-    out = [Knobs(lam, o, *mode) for mode in modes for lam in LAMS for o in (0.4, 0.6)]
-    return out[:limit]
-
-
-def derived_recipe(puzzle: Puzzle, cfg: DfsConfig, knobs: Knobs) -> Recipe:
-    """The derived recipe for one candidate; keys set in the section win over the statistics."""
-    order = cfg.order or "blackwood"
-    teeth = cfg.teeth or max(1, round(5 * min(puzzle.rows, puzzle.cols) / 16))
-    cells = puzzle.n_cells
-    seq = sequence(puzzle, order, teeth)
-    clue = (given(cfg, "clue_breaks", knobs.clue_breaks), given(cfg, "clue_zone", knobs.clue_zone))
-    if cfg.privileged:
-        privileged = user_to_internal(puzzle, cfg.privileged)
-    else:
-        privileged = derive_privileged(puzzle, cfg.privileged_frame, cfg.privileged_inner)
-    qval = quota_values(puzzle, privileged, cfg.quota_on or "colours", cfg.good_pieces)
-    if cfg.quota is not None:
-        quota = positions(cfg.quota, cells, cfg.scale_from, scale_values=True)
-    elif knobs.lam is None:
-        quota = ()
-    else:
-        quota = derived_quota(*quota_bounds(puzzle, seq, qval), knobs.lam, puzzle.cols, QUOTA_SHAPE)
-    if not quota:
-        qval = np.zeros_like(qval)
-    if cfg.breaks is not None:
-        breaks = positions(cfg.breaks, cells, cfg.scale_from)
-    else:
-        breaks = derived_breaks(branching(puzzle, seq), puzzle.cols, knobs.onset, SLACK)
-    abort = tuple((int(n), position(at, cells, cfg.scale_from)) for n, at in (cfg.abort or ()))
-    if cfg.clue_from is not None:
-        clue_from = position(cfg.clue_from, cells, cfg.scale_from)
-    elif knobs.clue_lead is None:
-        clue_from = 0
-    else:
-        clue_from = max(0, min(breaks[0][0] if breaks else cells, cells) - knobs.clue_lead * puzzle.cols)
-    if not any(seq.index((h.row, h.col)) >= clue_from for h in puzzle.hints):
-        clue, clue_from = (0, 0), 0  # no hint that late: the same rules as the exact recipe, tried once
-    lead = None if cfg.clue_from is not None else knobs.clue_lead  # a set clue_from replaces the lead
-    label = Knobs(knobs.lam, knobs.onset, *clue, lead).label()
-    if cfg.clue_from is not None and clue[0]:
-        label += f", hints from position {clue_from}"
-    source = {"recipe": "derived", "knobs": label}
-
-    return Recipe(
-        order=order, teeth=teeth, breaks=breaks, quota=quota, qval=tuple(int(v) for v in qval),
-        **{key: given(cfg, key, getattr(USUAL, key)) for key in SECTION_RULES},
-        clue_breaks=clue[0], clue_zone=clue[1], clue_from=clue_from,
-        abort=abort, privileged=tuple(privileged), source=source,
-    )  # fmt: skip
 
 
 @dataclass
@@ -270,8 +167,8 @@ def quota_stage(
     takes the first place if it gets past its first break. Why: a quota spends the first seconds placing
     its colours and pays after the schedule's first break, which the halving's first rounds do not reach;
     on the strict clues a quota-free winner made boards up to 4 joins below the quota recipe it had
-    dropped, given 300 CPU s of DFS each (docs/dfs_results.md "The quota stage"). The order (``halving``'s) with the
-    quota winner first, and what the stage found (None: no stage)."""
+    dropped, given 300 CPU s of DFS each (docs/dfs_results.md "The quota stage"). The order (``halving``'s)
+    with the quota winner first, and what the stage found (None: no stage)."""
     quota = [i for i in order if recipes[i].quota]
     if recipes[order[0]].quota or not quota or stop():
         return order, None
@@ -354,6 +251,7 @@ def calibrate(
 
         cells = puzzle.n_cells
         order = halving(attempts, cfg.pilot.nodes, lambda: stop() or capped())
+
         order, second = quota_stage(
             attempts, recipes, order, cfg.pilot.nodes, cells, lambda: stop() or capped()
         )
