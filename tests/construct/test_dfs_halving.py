@@ -109,33 +109,6 @@ def test_the_quota_stage_keeps_the_quota_free_winner_when_no_quota_gets_past_its
     assert pilot.quota_stage(curves, recipes, order, 8, 36, lambda: True) == (order, None)
 
 
-def test_the_quota_stage_redraws_a_stalled_quota_attempt_with_the_placements_it_had_spent():
-    """A quota candidate stuck at 4 pieces (under half the deepest trial's 18) gets a fresh attempt, first
-    given the 1 placement the stuck one had, then its stage share of 2: 5 + 10 n = 35 pieces, past the first
-    break at 20, so it is chosen; the other quota candidate (11, not under half) goes on where it was. Without
-    a redraw the stuck one stays at 4 and the other's 15 is short of the break: the quota-free winner stays."""
-
-    def run(redraw):
-        curves = [_Placing(18, 0), _Placing(4, 0), _Placing(9, 2), _Placing(16, 0)]
-        recipes = [_recipe(False), _recipe(True), _recipe(True), _recipe(False)]
-        order = pilot.halving(curves, 8)
-        assert order == [0, 3, 2, 1]
-        return curves, pilot.quota_stage(curves, recipes, order, 8, 36, redraw=redraw)
-
-    drawn: list[int] = []
-    fresh = _Placing(5, 10)
-    curves, (order, said) = run(lambda i: drawn.append(i) or fresh)
-    assert drawn == [1] and curves[1] is fresh and fresh.trial.nodes == 3 and fresh.trial.placed == 35
-    assert (
-        order == [1, 0, 3, 2]
-        and said == "a quota candidate got past its first break (stalled attempts redrawn: 1)"
-    )
-    assert curves[2].trial.nodes == 3 and curves[2].trial.placed == 15
-    curves, (order, said) = run(None)
-    assert order == [0, 3, 2, 1] and said.startswith("kept the quota-free winner")
-    assert curves[1].trial.placed == 4
-
-
 def test_draws_share_the_first_round_and_the_best_goes_on():
     """Two draws of one candidate: round 1's share split between them, the one with more joins kept and
     continued alone; of two level draws, the first."""

@@ -152,7 +152,6 @@ def halving_rounds(n: int) -> int:
 
 
 QUOTA_STAGE_SHARE = 0.5  # of ``pilot.nodes``: the quota stage's placements (quota_stage)
-STALLED = 2  # a quota attempt with under 1/STALLED of the deepest trial's pieces is redrawn (quota_stage)
 
 
 def quota_stage(
@@ -162,39 +161,28 @@ def quota_stage(
     total: int,
     cells: int,
     stop: Stop = never,
-    redraw: Callable[[int], Attempt | Draws] | None = None,
 ) -> tuple[list[int], str | None]:
     """When the halving's winner has no quota, a second halving among the candidates with one, their
     attempts continued where they were dropped (QUOTA_STAGE_SHARE of ``total`` placements); its winner
     takes the first place if it gets past its first break. Why: a quota spends the first seconds placing
     its colours and pays after the schedule's first break, which the halving's first rounds do not reach;
     on the strict clues a quota-free winner made boards up to 4 joins below the quota recipe it had
-    dropped, given 300 CPU s of DFS each (docs/dfs_results.md "The quota stage"). A quota attempt stalled
-    beside a hint (fewer than 1/STALLED of the deepest trial's pieces) would never catch up: with ``redraw``
-    (candidate -> a fresh attempt) it is replaced, the fresh one first given the placements the stalled one
-    had spent (docs/dfs_results.md "Stalled attempts redrawn in the quota stage"). The order (``halving``'s)
+    dropped, given 300 CPU s of DFS each (docs/dfs_results.md "The quota stage"). The order (``halving``'s)
     with the quota winner first, and what the stage found (None: no stage)."""
     quota = [i for i in order if recipes[i].quota]
     if recipes[order[0]].quota or not quota or stop():
         return order, None
     rounds = halving_rounds(len(order))
-    deepest = max(a.trial.placed for a in attempts)
-    stalled = [i for i in quota if redraw is not None and STALLED * attempts[i].trial.placed < deepest]
-    for i in stalled:
-        spent = attempts[i].trial.nodes
-        attempts[i] = redraw(i)
-        attempts[i].advance(spent, stop=stop)
     for i in quota:
         attempts[i].trial.dropped = None
     sub = halving([attempts[i] for i in quota], int(QUOTA_STAGE_SHARE * total), stop, rounds + 2)
     best = quota[sub[0]]
     last = rounds + 1 + halving_rounds(len(quota))  # the stage's final round
-    redrawn = f" (stalled attempts redrawn: {len(stalled)})" if stalled else ""
     if attempts[best].trial.placed < first_break(recipes[best], cells):
         attempts[best].trial.dropped = last
-        return order, f"kept the quota-free winner: no quota candidate got past its first break{redrawn}"
+        return order, "kept the quota-free winner: no quota candidate got past its first break"
     attempts[order[0]].trial.dropped = last
-    return [best, *[i for i in order if i != best]], f"a quota candidate got past its first break{redrawn}"
+    return [best, *[i for i in order if i != best]], "a quota candidate got past its first break"
 
 
 def first_break(recipe: Recipe, cells: int) -> int:
@@ -264,11 +252,8 @@ def calibrate(
         cells = puzzle.n_cells
         order = halving(attempts, cfg.pilot.nodes, lambda: stop() or capped())
 
-        def redraw(i: int) -> Draws:  # a fresh attempt on a seed no draw had
-            return Draws([Attempt(puzzle, recipes[i], pool[i], seed + i + draws * n)])
-
         order, second = quota_stage(
-            attempts, recipes, order, cfg.pilot.nodes, cells, lambda: stop() or capped(), redraw
+            attempts, recipes, order, cfg.pilot.nodes, cells, lambda: stop() or capped()
         )
         over = capped()  # cut by the CPU cap: still the run's choice, kept for the folder
         reached = [i for i in order[1:] if attempts[i].trial.placed >= first_break(recipes[i], cells)]
