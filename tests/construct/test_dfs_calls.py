@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from e2opt.construct.dfs import build
-from e2opt.construct.dfs.build import COMPLETED, MAX_REPEATS, _chosen, build_dfs, dfs_limit, read_completed
+from e2opt.construct.dfs.build import (
+    COMPLETED,
+    MAX_REPEATS,
+    Completed,
+    _chosen,
+    build_dfs,
+    dfs_limit,
+    read_completed,
+)
 from e2opt.construct.dfs.complete import completion_cost
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
 from e2opt.construct.dfs.harvest import board_entry, make_entry
@@ -174,8 +182,8 @@ def test_the_deepest_partial_is_not_chosen_again_once_completed():
     done = {e.key for e in ranked if e.placed >= deepest.placed} | {deepest.key}
     fresh = [e.key for e in ranked if e.key not in done][:3]
     assert fresh  # shallower than the deepest: before, the deepest went first although completed
-    assert [key for key, _ in _chosen(p, run, 3, done)] == fresh
-    assert [key for key, _ in _chosen(p, run, 3, done | {e.key for e in ranked})] == [deepest.key]
+    assert [e.key for e, _ in _chosen(p, run, 3, Completed(done))] == fresh
+    assert [e.key for e, _ in _chosen(p, run, 3, Completed(done | {e.key for e in ranked}))] == [deepest.key]
 
 
 def test_a_call_with_nothing_new_harvested_completes_its_own_deepest_partial(tmp_path):

@@ -27,8 +27,8 @@ RECIPE = preset_recipe(CFG, PUZZLE, "blackwood")
 OTHER = RECIPE.with_(quota=(), breaks=((18, 1), (24, 2), (30, 4)))  # a runner-up: other rules, same order
 
 
-def _run(lanes: int, folder=None, seed: int = 5, others=()) -> LongRun:
-    return LongRun(PUZZLE, RECIPE, CFG.harvest, seed, folder, lanes=lanes, others=others)
+def _run(lanes: int, folder=None, seed: int = 5, others=(), shares=None) -> LongRun:
+    return LongRun(PUZZLE, RECIPE, CFG.harvest, seed, folder, lanes=lanes, others=others, shares=shares)
 
 
 def _same_search(a, b) -> bool:
@@ -52,19 +52,22 @@ def test_quotas_share_the_placements_and_add_up():
     assert lane_quotas(None, 3) is None
 
 
-@pytest.mark.parametrize("lanes, others", [(2, ()), (3, ()), (3, ((OTHER, None),))])
-def test_the_lanes_interleaving_never_changes_what_they_find(tmp_path, lanes, others):
+@pytest.mark.parametrize(
+    "lanes, others, shares",
+    [(2, (), None), (3, (), None), (3, ((OTHER, None),), None), (3, ((OTHER, None),), (0.6, 0.3, 0.1))],
+)
+def test_the_lanes_interleaving_never_changes_what_they_find(tmp_path, lanes, others, shares):
     """In one piece with one chunk size, or cut twice at checkpoints and resumed with other chunks; with
-    every lane on one recipe or the lanes on recipes of their own."""
+    every lane on one recipe or the lanes on recipes of their own; with even shares or given ones."""
     total = 80_001
-    whole = _run(lanes, tmp_path / "whole", others=others)
+    whole = _run(lanes, tmp_path / "whole", others=others, shares=shares)
     whole.run(max_nodes=total, chunk=7_001)
     for i, (cut, chunk) in enumerate(((21_003, 3_000), (50_017, 11_111), (total, 2_500))):
         # a new process would do the same: all from the folder
-        part = _run(lanes, tmp_path / "cut", others=others)
+        part = _run(lanes, tmp_path / "cut", others=others, shares=shares)
         part.run(max_nodes=cut, chunk=chunk)
         assert part.nodes == cut, i
-    assert [lane.nodes for lane in part.lanes] == lane_quotas(total, lanes)
+    assert [lane.nodes for lane in part.lanes] == lane_quotas(total, lanes, shares)
     assert all(_same_search(a, b) for a, b in zip(whole.lanes, part.lanes, strict=True))
     assert sorted(part.pool.entries) == sorted(whole.pool.entries) and len(whole.pool.entries) > 0
     assert part.pool.counts == whole.pool.counts and part.attempts == whole.attempts > lanes

@@ -6,7 +6,8 @@ state and resolved recipe (``recipe.json``: a derived recipe's pilot runs once p
 ``RUN_DIR/harvest`` (longrun.py). When the DFS ends, the best ``harvest.complete`` boards of the pool not
 completed by an earlier call on the same folder (and the deepest partial board this call reached, if
 deeper than all of them or if there is none) are completed and repaired (complete.py); the best result is
-the construction's board. The keys of completed partials, and of the boards their completions gave, go to
+the construction's board. The keys of completed partials, and of the boards their completions gave (with
+their lane and score: ``lane_shares: scored`` shares the next calls by them, shares.py), go to
 ``completed.json`` in the folder (atomically, after each completion), so calls made again and again on one
 folder (a producer continuing the DFS for hours) never complete a partial twice, and a completion that gives
 a board made before (sibling partials of one DFS subtree often repair to the same board: a third of the
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -42,11 +44,13 @@ from .longrun import LongRun
 from .pilot import Ranked, Stop, calibrate, never
 from .recipes import describe, preset_recipe, recipe_name
 from .rules import Recipe
+from .shares import lane_shares, share_order
 
 COMPLETED = "completed.json"
 RECIPE = "recipe.json"
 MAX_REPEATS = 4  # completions a call may throw away because they repeat a board made before
-NOT_RECIPE = ("time_limit_cpu_s", "max_attempts", "lanes", "lane_recipes", "harvest")  # may change on resume
+# keys that may change on resume
+NOT_RECIPE = ("time_limit_cpu_s", "max_attempts", "lanes", "lane_recipes", "lane_shares", "harvest")
 
 
 def section(cfg: DfsConfig) -> dict:
@@ -113,15 +117,25 @@ def dfs_limit(cfg: DfsConfig, deadline_s: float | None, spent_s: float) -> float
 
 @dataclass
 class Completed:
-    """What earlier calls on a folder completed: the partials' keys and their boards' keys."""
+    """What earlier calls on a folder completed: the partials' keys, their boards' keys, and [lane, score] of
+    each new board in turn."""
 
     partials: set[str] = field(default_factory=set)
     boards: set[str] = field(default_factory=set)
+    scores: list[list[int]] = field(default_factory=list)
 
     def save(self, folder: Path | None) -> None:
         if folder is not None:
-            data = {"partials": sorted(self.partials), "boards": sorted(self.boards)}
+            data = {"partials": sorted(self.partials), "boards": sorted(self.boards), "scores": self.scores}
             atomic_write_text(folder / COMPLETED, json.dumps(data))
+
+    def by_lane(self, lanes: int) -> list[list[int]]:
+        """The scores of each lane's boards (a lane past ``lanes``, from a run with more, left out)."""
+        out: list[list[int]] = [[] for _ in range(lanes)]
+        for lane, score in self.scores:
+            if lane < lanes:
+                out[lane].append(score)
+        return out
 
 
 def read_completed(folder: Path | None) -> Completed:
@@ -135,20 +149,39 @@ def read_completed(folder: Path | None) -> Completed:
         return Completed()
     if isinstance(data, list):
         return Completed(set(data))
-    return Completed(set(data.get("partials", [])), set(data.get("boards", [])))
+    scores = [[int(lane), int(score)] for lane, score in data.get("scores", [])]
+    return Completed(set(data.get("partials", [])), set(data.get("boards", [])), scores)
 
 
-def _chosen(puzzle: Puzzle, run: LongRun, n: int, done: set[str]) -> list[tuple[str, Board]]:
+def _each_lane(entries: list[Entry], n: int) -> list[Entry]:
+    """The first n entries of each lane, in their order."""
+    seen: Counter[int] = Counter()
+    out = []
+    for e in entries:
+        seen[e.lane] += 1
+        if seen[e.lane] <= n:
+            out.append(e)
+    return out
+
+
+def _chosen(puzzle: Puzzle, run: LongRun, n: int, done: Completed) -> list[tuple[Entry, Board]]:
     """Up to n boards to complete, best first: the pool's best not completed before, and this call's deepest
-    partial first if it was not completed before and is deeper than all of them (or the only one left)."""
-    fresh = [e for e in run.pool.ranked() if e.key not in done][:n]
+    partial first if it was not completed before and is deeper than all of them (or the only one left).
+    With lane shares, taken lane by lane so that each lane's completions follow its share (shares.py)."""
+    fresh = [e for e in run.pool.ranked() if e.key not in done.partials]
+    fresh = fresh[:n] if run.shares is None else _each_lane(fresh, n)
     deepest = run.board(run.call_codes)
-    entry = board_entry(deepest)
-    out = [(e.key, _board(puzzle, e)) for e in fresh]
+    entry = board_entry(deepest, lane=run.call_lane)
+    out = [(e, _board(puzzle, e)) for e in fresh]
     if not fresh or (
-        entry.key not in done and entry.key not in {e.key for e in fresh} and entry.placed > fresh[0].placed
+        entry.key not in done.partials
+        and entry.key not in {e.key for e in fresh}
+        and entry.placed > fresh[0].placed
     ):
-        out.insert(0, (entry.key, deepest))
+        out.insert(0, (entry, deepest))
+    if run.shares is not None:
+        counts = [len(s) for s in done.by_lane(len(run.lanes))]
+        out = [out[i] for i in share_order([e.lane for e, _ in out], counts, run.shares)]
     return out[:n]
 
 
@@ -170,7 +203,11 @@ def build_dfs(
     warn = None if report is None else (lambda text: report(f"warning: {text}"))
     ranked, pilot = resolve(puzzle, cfg, seed, folder, warn, budget, stop)
     (recipe, start), others = ranked[0], (ranked[1:] if cfg.lane_recipes == "ranked" else [])
-    run = LongRun(puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes, others)
+    done = read_completed(folder)
+    shares = lane_shares(done.by_lane(cfg.lanes)) if cfg.lane_shares == "scored" else None
+    run = LongRun(
+        puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes, others, shares
+    )
     limit = dfs_limit(cfg, deadline_s, time.process_time() - began)
     lines = Ticks(report)
     lanes = f" ({cfg.lanes} lanes)" if cfg.lanes > 1 else ""
@@ -185,11 +222,10 @@ def build_dfs(
 
     summary = run.run(cpu_s=run.cpu_before + limit, stop=stop, tick=tick)
     run.pool.close()
-    done = read_completed(folder)
     wanted = max(cfg.harvest.complete, 1)
-    chosen = _chosen(puzzle, run, wanted + MAX_REPEATS, done.partials)
+    chosen = _chosen(puzzle, run, wanted + MAX_REPEATS, done)
     best, best_info, completed, repeats = None, {}, [], 0
-    for key, partial in chosen:
+    for entry, partial in chosen:
         new = len(completed) - repeats
         if new == wanted:
             break
@@ -206,12 +242,14 @@ def build_dfs(
         made = board_entry(board).key
         repeated = made in done.boards
         repeats += repeated
-        completed.append(key)
-        done.partials.add(key)
+        completed.append(entry.key)
+        done.partials.add(entry.key)
         done.boards.add(made)
+        if not repeated:
+            done.scores.append([entry.lane, int(info["score"])])
         done.save(folder)
         if best is None or (not repeated, info["score"]) > (not best_info["repeated"], best_info["score"]):
-            best, best_info = board, {**info, "repeated": repeated}
+            best, best_info = board, {**info, "repeated": repeated, "lane": entry.lane}
     run.pool.retire(completed)  # completed.json first: a kill in between only leaves them to be skipped
     run.pool.compact()
     run.pool.close()
@@ -219,6 +257,7 @@ def build_dfs(
     info = {
         "recipe": describe(puzzle, recipe),
         "lane_recipes": [r.source.get("knobs", r.source.get("recipe")) for r in run.lane_recipes],
+        "lane_shares": None if shares is None else [round(x, 4) for x in shares],
         "pilot": pilot,
         "nodes": summary.nodes,
         "nodes_per_s": round(summary.nodes / max(summary.cpu_s, 1e-9)),

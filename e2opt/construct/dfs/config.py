@@ -117,6 +117,8 @@ class DfsConfig:
     some earlier depths caused jumps back to the deepest of them (rules.Recipe). ``lanes``: independent
     DFS's in one process; ``lane_recipes: ranked`` gives lane i the pilot's i-th best candidate (its
     attempt continued) instead of the winner for every lane (a preset has one recipe: every lane runs it).
+    ``lane_shares: scored`` shares each call's placements and completions by the scores of the boards each
+    lane's partials completed to (shares.py) instead of evenly.
     """
 
     recipe: Literal["auto", "derived", "blackwood", "verhaard", "backtrack"] = "auto"
@@ -145,6 +147,7 @@ class DfsConfig:
     max_attempts: int | None = None
     lanes: int = 1
     lane_recipes: Literal["winner", "ranked"] = "winner"
+    lane_shares: Literal["even", "scored"] = "even"
     pilot: PilotConfig = field(default_factory=PilotConfig)
     harvest: HarvestConfig = field(default_factory=HarvestConfig)
 

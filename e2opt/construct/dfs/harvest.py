@@ -27,13 +27,15 @@ from ...core.fsutil import atomic_write_text
 
 @dataclass(frozen=True)
 class Entry:
-    """One harvested board: ``cells`` = piece * 4 + rotation per cell row-major (-1 empty)."""
+    """One harvested board: ``cells`` = piece * 4 + rotation per cell row-major (-1 empty); ``lane``: the
+    DFS lane that found it first (longrun.py)."""
 
     key: str
     placed: int
     joins: int
     complete: bool
     cells: tuple[int, ...]
+    lane: int = 0
 
     @property
     def rank(self) -> tuple:
@@ -42,27 +44,28 @@ class Entry:
     def to_json(self) -> str:
         return json.dumps(
             {"key": self.key, "placed": self.placed, "joins": self.joins, "complete": self.complete,
-             "cells": list(self.cells)},
+             "cells": list(self.cells), "lane": self.lane},
             separators=(",", ":"),
         )  # fmt: skip
 
     @classmethod
     def from_json(cls, line: str) -> Entry:
         d = json.loads(line)
-        return cls(d["key"], int(d["placed"]), int(d["joins"]), bool(d["complete"]), tuple(d["cells"]))
+        return cls(d["key"], int(d["placed"]), int(d["joins"]), bool(d["complete"]), tuple(d["cells"]),
+                   int(d.get("lane", 0)))  # fmt: skip
 
 
-def make_entry(cells: np.ndarray, joins: int) -> Entry:
-    """The entry of a board given as codes per cell (-1 empty) and its matched joins."""
+def make_entry(cells: np.ndarray, joins: int, lane: int = 0) -> Entry:
+    """The entry of a board given as codes per cell (-1 empty), its matched joins and the lane that found it."""
     flat = np.ascontiguousarray(cells, dtype=np.int32).ravel()
     key = hashlib.sha1(flat.tobytes()).hexdigest()[:20]
     placed = int((flat >= 0).sum())
-    return Entry(key, placed, int(joins), placed == len(flat), tuple(int(x) for x in flat))
+    return Entry(key, placed, int(joins), placed == len(flat), tuple(int(x) for x in flat), lane)
 
 
-def board_entry(board: Board, joins: int = 0) -> Entry:
+def board_entry(board: Board, joins: int = 0, lane: int = 0) -> Entry:
     """The entry of a board, partial or complete (its key is the one the pool and ``completed.json`` use)."""
-    return make_entry(np.where(board.piece >= 0, board.piece * 4 + board.rot, -1), joins)
+    return make_entry(np.where(board.piece >= 0, board.piece * 4 + board.rot, -1), joins, lane)
 
 
 class Pool:

@@ -29,6 +29,7 @@ from .config import HarvestConfig
 from .harvest import Pool, board_entry
 from .rules import Recipe, make_rules
 from .search import Dfs, Found
+from .shares import share_quotas
 
 CHUNK = 1 << 22  # placements between clock checks (about 0.1 CPU s)
 
@@ -80,10 +81,13 @@ def recipe_key(recipe: Recipe) -> str:
     return hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def lane_quotas(max_nodes: int | None, lanes: int) -> list[int] | None:
-    """``max_nodes`` placements in all, shared as evenly as possible (the first lanes take the rest)."""
+def lane_quotas(max_nodes: int | None, lanes: int, shares: Sequence[float] | None = None) -> list[int] | None:
+    """``max_nodes`` placements in all, shared by ``shares`` (shares.share_quotas) or as evenly as possible
+    (the first lanes take the rest)."""
     if max_nodes is None:
         return None
+    if shares is not None:
+        return share_quotas(max_nodes, shares)
     return [max_nodes // lanes + (i < max_nodes % lanes) for i in range(lanes)]
 
 
@@ -101,13 +105,15 @@ class LongRun:
         start: dict[str, np.ndarray] | None = None,
         lanes: int = 1,
         others: Sequence[tuple[Recipe, dict[str, np.ndarray] | None]] = (),
+        shares: Sequence[float] | None = None,
     ):
         """``start``: an attempt for lane 0 to continue (``Dfs.arrays()`` of the same recipe, the pilot's
         winner) when the folder holds no state of its own. ``lanes``: independent DFS's in this process.
         ``others``: recipes (each with its attempt, or None) for lanes 1, 2, ... in turn, the plan
         ``[(recipe, start), *others]`` repeated when there are more lanes (a repeat starts from the root);
         none: every lane runs ``recipe``. Every recipe keeps ``recipe``'s fill order. A lane the folder's
-        checkpoint ran under another recipe starts from the root."""
+        checkpoint ran under another recipe starts from the root. ``shares``: each lane's share of this
+        object's placements (shares.py; None: the lane with the fewest placements in all runs next)."""
         self.puzzle, self.recipe, self.folder, self.max_attempts = puzzle, recipe, folder, max_attempts
         self.order = make_order(puzzle, recipe.order, recipe.teeth)
         if any((r.order, r.teeth) != (recipe.order, recipe.teeth) for r, _ in others):
@@ -115,6 +121,9 @@ class LongRun:
         hmin = harvest.min_placed or default_min_placed(puzzle)
         plan = [(recipe, start), *others]
         rules = {}  # one set of kernel arrays per distinct recipe
+        if shares is not None and (len(shares) != lanes or min(shares) <= 0):
+            raise ValueError(f"lanes: {lanes} positive shares wanted, got {list(shares)}")
+        self.shares = None if shares is None else list(shares)
         self.lanes, self.lane_recipes, starts = [], [], []
         for i in range(lanes):
             r, s = plan[i % len(plan)]
@@ -127,6 +136,7 @@ class LongRun:
         self.cpu_before = 0.0
         self.best_codes = np.zeros(0, dtype=np.int32)
         self.call_codes = np.zeros(0, dtype=np.int32)
+        self.call_lane = 0  # the lane that reached ``call_codes``
         self.band = {"<150": [0, 0.0], "150-200": [0, 0.0], ">200": [0, 0.0]}
         if folder is not None and (folder / "state.npz").exists():
             self._load(folder / "state.npz")
@@ -138,6 +148,7 @@ class LongRun:
                     lane.load(s)  # its deepest partial counts as this call's
             self.checkpoint(0.0)  # a kill before the first checkpoint still resumes the pilot's attempts
         self.cpu_loaded = self.cpu_before
+        self.nodes_loaded = [lane.nodes for lane in self.lanes]
 
     @property
     def nodes(self) -> int:
@@ -187,11 +198,11 @@ class LongRun:
         atomic_write_bytes(self.folder / "state.npz", buf.getvalue())
         self.pool.compact()
 
-    def _offer(self, found: Found) -> None:
+    def _offer(self, found: Found, lane: int) -> None:
         placed = len(found.codes) + len(self.puzzle.hints)
         if self.pool.count(placed, found.joins, found.complete):
             board = self.board(found.codes)
-            self.pool.add(board_entry(board, found.joins))
+            self.pool.add(board_entry(board, found.joins, lane))
 
     def run(
         self,
@@ -207,7 +218,7 @@ class LongRun:
         and sum up. ``tick`` sees the run after every chunk (progress lines)."""
         start = time.process_time()
         last_ckpt = start
-        quotas = lane_quotas(max_nodes, len(self.lanes))
+        quotas = lane_quotas(max_nodes, len(self.lanes), self.shares)
 
         def spent() -> float:
             return self.cpu_before + time.process_time() - start
@@ -228,9 +239,9 @@ class LongRun:
             found = dfs.step(size)
             self._band(int(dfs.st[8][k.DEPTH]), dfs.nodes - n0, time.process_time() - t0)
             for f in found:
-                self._offer(f)
+                self._offer(f, i)
             if dfs.deepest > len(self.call_codes):
-                self.call_codes = dfs.deepest_codes()
+                self.call_codes, self.call_lane = dfs.deepest_codes(), i
                 if len(self.call_codes) > len(self.best_codes):
                     self.best_codes = self.call_codes.copy()
             if tick is not None:
@@ -258,9 +269,10 @@ class LongRun:
         return int(self.lanes[0].pairs[-1])
 
     def _next_lane(self, quotas: list[int] | None) -> int | None:
-        """The lane to run next: the one with the fewest placements among those below their share of
-        ``max_nodes`` and not ending past ``max_attempts`` (None: none left). Each lane's path depends on its
-        own placements alone, so the lanes' interleaving (chunks, resumes) never changes what they find."""
+        """The lane to run next: the one with the fewest placements (with ``shares``: this object's, for its
+        share) among those below their share of ``max_nodes`` and not ending past ``max_attempts`` (None:
+        none left). Each lane's path depends on its own placements alone, so the lanes' interleaving (chunks,
+        resumes) never changes what they find."""
         spent = self.max_attempts is not None and self.attempts >= self.max_attempts
         open_ = [
             i
@@ -268,7 +280,10 @@ class LongRun:
             if (quotas is None or lane.nodes < quotas[i])
             and not (spent and lane.status in (k.BUDGET, k.EXHAUSTED))
         ]
-        return min(open_, key=lambda i: (self.lanes[i].nodes, i), default=None)
+        if self.shares is None:
+            return min(open_, key=lambda i: (self.lanes[i].nodes, i), default=None)
+        mine = [lane.nodes - n0 for lane, n0 in zip(self.lanes, self.nodes_loaded, strict=True)]
+        return min(open_, key=lambda i: (mine[i] / self.shares[i], i), default=None)
 
     def _band(self, depth: int, nodes: int, cpu: float) -> None:
         """Nodes and CPU of a chunk, filed under the depth band the search ended it in."""

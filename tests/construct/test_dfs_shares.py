@@ -1,0 +1,123 @@
+"""Lane shares by completed boards (shares.py): the shares against a slow sampled reference, their
+properties, the quotas and completion order they give, and a call of build_dfs that follows them."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from e2opt.construct.dfs.build import COMPLETED, build_dfs, read_completed
+from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
+from e2opt.construct.dfs.longrun import LongRun
+from e2opt.construct.dfs.recipes import preset_recipe
+from e2opt.construct.dfs.shares import FLOOR, PRIOR_BOARDS, lane_shares, share_order, share_quotas
+from e2opt.core.generate import generate
+
+
+def _reference(scores: list[list[int]], samples: int, rng: np.random.Generator) -> list[float]:
+    """The shares the obvious way: each lane's posterior mean drawn ``samples`` times, the winner counted."""
+    every = [x for s in scores for x in s]
+    mean = sum(every) / len(every)
+    resid = [x - np.mean(s) for s in scores if len(s) > 1 for x in s]
+    dof = sum(len(s) - 1 for s in scores if len(s) > 1)
+    spread = max(math.sqrt(sum(r * r for r in resid) / dof) if dof else float(np.std(every)), 0.5)
+    draws = np.stack(
+        [
+            rng.normal((sum(s) + PRIOR_BOARDS * mean) / (len(s) + PRIOR_BOARDS),
+                       spread / math.sqrt(len(s) + PRIOR_BOARDS), samples)
+            for s in scores
+        ]
+    )  # fmt: skip
+    wins = np.bincount(draws.argmax(axis=0), minlength=len(scores)) / samples
+    return [FLOOR / len(scores) + (1 - FLOOR) * w for w in wins]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_shares_match_a_sampled_reference(seed):
+    rng = np.random.default_rng(seed)
+    lanes = int(rng.integers(2, 6))
+    scores = [list(rng.integers(440, 450, size=int(rng.integers(0, 7))) + i) for i in range(lanes)]
+    if not any(scores):
+        scores[0] = [447]
+    got, want = lane_shares(scores), _reference(scores, 400_000, rng)
+    assert np.allclose(got, want, atol=0.01), (scores, got, want)
+
+
+def test_the_shares_are_even_without_scores_and_favour_the_better_lane():
+    assert lane_shares([[], [], []]) == [1 / 3] * 3 and lane_shares([[455, 460]]) == [1.0]
+    shares = lane_shares([[455, 456, 455], [459, 458], [], [457]])
+    assert math.isclose(sum(shares), 1.0) and min(shares) >= FLOOR / 4
+    assert shares[1] == max(shares) and shares[0] == min(shares)
+    # the same scores in another lane order: the same shares in that order
+    assert np.allclose(lane_shares([[457], [], [459, 458], [455, 456, 455]]), shares[::-1])
+    # more boards saying the same: a surer answer
+    assert lane_shares([[455] * 6, [459] * 6])[1] > lane_shares([[455], [459]])[1]
+
+
+def test_the_quotas_add_up_and_follow_the_shares():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        shares = rng.dirichlet(np.ones(int(rng.integers(1, 6))))
+        total = int(rng.integers(0, 10**7))
+        q = share_quotas(total, shares)
+        assert sum(q) == total and all(abs(x - total * s) < 1 for x, s in zip(q, shares, strict=True))
+
+
+def test_completions_follow_the_shares_and_keep_each_lanes_order():
+    lanes = [0, 1, 0, 2, 1, 1, 0, 2, 1, 0, 1, 1] * 5
+    order = share_order(lanes, [0, 0, 0], [0.6, 0.3, 0.1])
+    assert sorted(order) == list(range(len(lanes)))
+    for lane in range(3):
+        mine = [pos for pos in order if lanes[pos] == lane]
+        assert mine == sorted(mine)
+    firsts = [lanes[pos] for pos in order[:10]]
+    assert firsts.count(0) == 6 and firsts.count(1) == 3 and firsts.count(2) == 1
+    # a lane behind on completions for its share comes first
+    assert lanes[share_order(lanes, [9, 0, 0], [0.6, 0.3, 0.1])[0]] == 1
+
+
+def test_a_lane_of_a_larger_share_runs_more_of_a_calls_placements():
+    p = generate(6, 6, 3, 4, 11, hints=1, recolour=6)[0]
+    cfg = DfsConfig(recipe="blackwood", scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3)),
+                    node_budget=60_000, harvest=HarvestConfig(min_placed=30, pool_size=30))  # fmt: skip
+    run = LongRun(p, preset_recipe(cfg, p, "blackwood"), cfg.harvest, 4, lanes=2, shares=[0.2, 0.8])
+    calls = [0]
+
+    def stop() -> bool:
+        calls[0] += 1
+        return calls[0] > 50
+
+    run.run(stop=stop, chunk=2_000)
+    low, high = (lane.nodes for lane in run.lanes)
+    # the next lane is the one least ahead for its share, so they stay within a chunk of it
+    assert high > 3 * low > 0 and abs(low / 0.2 - high / 0.8) <= 2_000 / 0.2
+
+
+def test_a_call_shares_by_the_scores_completed_before_and_records_its_own(tmp_path):
+    p = generate(6, 6, 3, 4, 11, hints=1, recolour=6)[0]
+    harvest = HarvestConfig(min_placed=30, pool_size=30, cpsat_wall_s=0.5, repair_cpu_s=0.05)
+    cfg = DfsConfig(recipe="blackwood", scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3)),
+                    node_budget=60_000, lanes=2, lane_shares="scored", harvest=harvest)  # fmt: skip
+    folder = tmp_path / "harvest"
+    folder.mkdir()
+    before = [[0, 40], [0, 41], [0, 40], [1, 50], [1, 51], [1, 50], [1, 50]]
+    (folder / COMPLETED).write_text(json.dumps({"partials": [], "boards": [], "scores": before}))
+    shares = lane_shares([[40, 41, 40], [50, 51, 50, 50]])
+    calls = [0]
+
+    def stop() -> bool:
+        calls[0] += 1
+        return calls[0] > 40
+
+    _, info = build_dfs(p, cfg, np.random.default_rng(1), None, tmp_path, stop)
+    assert info["lane_shares"] == [round(x, 4) for x in shares] and shares[1] > 0.8
+    after = read_completed(folder).scores
+    assert after[: len(before)] == before and len(after) == len(before) + 1
+    assert after[-1][0] == 1  # lane 1 is behind on completions for its share
+    probe = LongRun(p, preset_recipe(cfg, p, "blackwood"), harvest, 0, folder, lanes=2)
+    nodes = [lane.nodes for lane in probe.lanes]
+    probe.pool.close()
+    assert nodes[1] > 3 * nodes[0] > 0
