@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from e2opt.construct.dfs.build import COMPLETED, build_dfs, read_completed
+from e2opt.construct.dfs.build import COMPLETED, Completed, _chosen, build_dfs, read_completed
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
 from e2opt.construct.dfs.longrun import LongRun
 from e2opt.construct.dfs.recipes import preset_recipe
@@ -117,7 +117,23 @@ def test_a_call_shares_by_the_scores_completed_before_and_records_its_own(tmp_pa
     after = read_completed(folder).scores
     assert after[: len(before)] == before and len(after) == len(before) + 1
     assert after[-1][0] == 1  # lane 1 is behind on completions for its share
+    assert info["completion"]["lane"] == 1
     probe = LongRun(p, preset_recipe(cfg, p, "blackwood"), harvest, 0, folder, lanes=2)
     nodes = [lane.nodes for lane in probe.lanes]
     probe.pool.close()
     assert nodes[1] > 3 * nodes[0] > 0
+
+
+def test_a_lane_with_nothing_in_the_pool_offers_its_deepest_partial():
+    p = generate(6, 6, 3, 4, 11, hints=1, recolour=6)[0]
+    cfg = DfsConfig(recipe="blackwood", scale_from=None, teeth=3, breaks=((22, 1), (26, 2), (30, 3)),
+                    node_budget=60_000, harvest=HarvestConfig(min_placed=30, pool_size=30))  # fmt: skip
+    run = LongRun(p, preset_recipe(cfg, p, "blackwood"), cfg.harvest, 4, lanes=3, shares=[0.2, 0.5, 0.3])
+    run.run(max_nodes=60_000, chunk=2_000)
+    run.pool.retire([e.key for e in run.pool.ranked() if e.lane != 0])  # lanes 1 and 2 below the floor
+    done = Completed(scores=[[0, 50]])
+    chosen = _chosen(p, run, 3, done)
+    assert [e.lane for e, _ in chosen] == [1, 2, 0]  # none done yet for lanes 1, 2: the larger share first
+    for lane in (1, 2):
+        entry, board = next((e, b) for e, b in chosen if e.lane == lane)
+        assert entry.placed == len(run.lane_codes[lane]) + len(p.hints) == int((board.piece >= 0).sum())

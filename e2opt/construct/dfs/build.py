@@ -167,7 +167,8 @@ def _each_lane(entries: list[Entry], n: int) -> list[Entry]:
 def _chosen(puzzle: Puzzle, run: LongRun, n: int, done: Completed) -> list[tuple[Entry, Board]]:
     """Up to n boards to complete, best first: the pool's best not completed before, and this call's deepest
     partial first if it was not completed before and is deeper than all of them (or the only one left).
-    With lane shares, taken lane by lane so that each lane's completions follow its share (shares.py)."""
+    With lane shares, taken lane by lane so that each lane's completions follow its share (shares.py), a
+    lane without a partial in the pool (shallower than its floor) offering its deepest of this call."""
     fresh = [e for e in run.pool.ranked() if e.key not in done.partials]
     fresh = fresh[:n] if run.shares is None else _each_lane(fresh, n)
     deepest = run.board(run.call_codes)
@@ -179,7 +180,13 @@ def _chosen(puzzle: Puzzle, run: LongRun, n: int, done: Completed) -> list[tuple
         and entry.placed > fresh[0].placed
     ):
         out.insert(0, (entry, deepest))
-    if run.shares is not None:
+    if run.shares is not None:  # a lane with nothing in the pool: its deepest partial of this call
+        have = {e.lane for e, _ in out}
+        for i, codes in enumerate(run.lane_codes):
+            board = run.board(codes)
+            entry = board_entry(board, lane=i)
+            if i not in have and len(codes) and entry.key not in done.partials:
+                out.append((entry, board))
         counts = [len(s) for s in done.by_lane(len(run.lanes))]
         out = [out[i] for i in share_order([e.lane for e, _ in out], counts, run.shares)]
     return out[:n]

@@ -135,8 +135,9 @@ class LongRun:
         self.pool = Pool(harvest.pool_size, harvest.margin, hmin, folder)
         self.cpu_before = 0.0
         self.best_codes = np.zeros(0, dtype=np.int32)
-        self.call_codes = np.zeros(0, dtype=np.int32)
-        self.call_lane = 0  # the lane that reached ``call_codes``
+        self.lane_codes = [
+            np.zeros(0, dtype=np.int32) for _ in range(lanes)
+        ]  # each lane's deepest, this object
         self.band = {"<150": [0, 0.0], "150-200": [0, 0.0], ">200": [0, 0.0]}
         if folder is not None and (folder / "state.npz").exists():
             self._load(folder / "state.npz")
@@ -240,10 +241,10 @@ class LongRun:
             self._band(int(dfs.st[8][k.DEPTH]), dfs.nodes - n0, time.process_time() - t0)
             for f in found:
                 self._offer(f, i)
-            if dfs.deepest > len(self.call_codes):
-                self.call_codes, self.call_lane = dfs.deepest_codes(), i
-                if len(self.call_codes) > len(self.best_codes):
-                    self.best_codes = self.call_codes.copy()
+            if dfs.deepest > len(self.lane_codes[i]):
+                self.lane_codes[i] = dfs.deepest_codes()
+                if len(self.lane_codes[i]) > len(self.best_codes):
+                    self.best_codes = self.lane_codes[i].copy()
             if tick is not None:
                 tick(self)
             if time.process_time() - last_ckpt >= checkpoint_every_s:
@@ -262,6 +263,16 @@ class LongRun:
             self.pool.counts_dict(),
             {b: round(n / t) if t > 0 else 0 for b, (n, t) in self.band.items()},
         )
+
+    @property
+    def call_lane(self) -> int:
+        """The lane whose partial is this object's deepest (the first of equals)."""
+        return max(range(len(self.lanes)), key=lambda i: (len(self.lane_codes[i]), -i))
+
+    @property
+    def call_codes(self) -> np.ndarray:
+        """The deepest partial reached by this object (this call), codes by depth."""
+        return self.lane_codes[self.call_lane]
 
     @property
     def order_pairs(self) -> int:
