@@ -3,7 +3,7 @@
 call with the completed board's score re-verified from the puzzle file, the lane of its partial and the
 lanes' shares. Measures what the producer hands the repairers without the repairers' share of the machine.
 
-python benchmarks/producer_alone.py PUZZLE DIR --seed S --cpu-s N [--set KEY=VALUE ...]
+python benchmarks/producer_alone.py PUZZLE DIR --seed S --cpu-s N [--set KEY=VALUE ...]   (ends with the summary)
 python benchmarks/producer_alone.py --summary DIR...   (a line per folder: boards, mean, best, by lane)
 
 Resumable: the same command again continues (DIR/calls.jsonl holds the calls made, DIR/harvest the DFS);
@@ -75,6 +75,7 @@ def main() -> None:
             f.write(json.dumps(row) + "\n")
         rows.append(row)
         (folder / f"{len(rows):04d}_{checked.score}.board").write_text(format_board(board), encoding="utf-8")
+    print(summary(folder))
 
 
 if __name__ == "__main__":

@@ -282,6 +282,17 @@ def check_pilot_finalists(tmp: Path, out: str) -> None:
     assert all(f["joins"] <= f["filled"] <= f["completed"] <= 480 for f in row["finalists"]), out
 
 
+def check_producer_alone(tmp: Path, out: str) -> None:
+    """Two scored lanes on a 3x3: every call's board re-verified, the shares summing to one, CPU rising, and
+    the summary line counting the calls."""
+    rows = jsonl(tmp / "p" / "calls.jsonl")
+    assert rows and all(r["valid"] and 0 <= r["score"] <= 12 and r["lane"] in (0, 1) for r in rows), rows
+    assert all(abs(sum(r["shares"]) - 1) < 1e-9 for r in rows), rows
+    assert [r["call"] for r in rows] == list(range(len(rows))) and rows[-1]["cpu_total_s"] >= 1.0, rows
+    assert out.startswith(f"p: {len(rows)} boards in "), out
+    assert len(list((tmp / "p").glob("*.board"))) == len(rows)
+
+
 def perf_works(tmp: Path) -> None:
     """kernel_profile.py needs perf allowed to sample here, and objdump; a machine without them skips it."""
     if shutil.which("objdump") is None or shutil.which("perf") is None:
@@ -334,6 +345,7 @@ SMOKE: list[Entry] = [
     ("pilot_said.py", "{tmp}/run", {}, staged_pilots, check_table_line(
         "pilot (worker1): no quota; 13 pieces in the pilot; "
         "pilot (worker3): quota 0.6; 20 pieces in the pilot; quota stage: found")),
+    ("producer_alone.py", "{set2_3} {tmp}/p --cpu-s 1 --set time_limit_cpu_s=0.3 --set pilot.nodes=2000000 --set harvest.cpsat_wall_s=0.2 --set harvest.repair_cpu_s=0.05 --set lanes=2 --set lane_recipes=ranked --set lane_shares=scored", {}, None, check_producer_alone),
     ("pilot_choice.py", "{set1_4} --seeds 1 2 --set pilot.nodes=8000000 --set pilot.draws=2", {}, None, check_pilot_choice),
     ("pilot_choice.py", "{e2} --seeds 1 --set pilot.nodes=10000000 --set harvest.cpsat_wall_s=0.5 --set harvest.repair_cpu_s=0.1 --complete 2", {}, None, check_pilot_finalists),
     ("engine_bench.py", "{root} --reps 1 --kernel-cpu-s 0.1 --figures kernel", {}, None, check_engine),
