@@ -287,7 +287,7 @@ def check_producer_alone(tmp: Path, out: str) -> None:
     the summary line counting the calls."""
     rows = jsonl(tmp / "p" / "calls.jsonl")
     assert rows and all(r["valid"] and 0 <= r["score"] <= 12 and r["lane"] in (0, 1) for r in rows), rows
-    assert all(abs(sum(r["shares"]) - 1) < 1e-9 for r in rows), rows
+    assert all(abs(sum(r["shares"]) - 1) < 1e-3 for r in rows), rows  # rounded to 4 places
     assert [r["call"] for r in rows] == list(range(len(rows))) and rows[-1]["cpu_total_s"] >= 1.0, rows
     assert out.startswith(f"p: {len(rows)} boards in "), out
     assert len(list((tmp / "p").glob("*.board"))) == len(rows)

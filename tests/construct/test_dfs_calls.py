@@ -9,16 +9,9 @@ import numpy as np
 import pytest
 
 from e2opt.construct.dfs import build
-from e2opt.construct.dfs.build import (
-    COMPLETED,
-    MAX_REPEATS,
-    Completed,
-    _chosen,
-    build_dfs,
-    dfs_limit,
-    read_completed,
-)
+from e2opt.construct.dfs.build import MAX_REPEATS, _chosen, build_dfs, dfs_limit
 from e2opt.construct.dfs.complete import completion_cost
+from e2opt.construct.dfs.completed import COMPLETED, Completed, read_completed
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
 from e2opt.construct.dfs.harvest import board_entry, make_entry
 from e2opt.construct.dfs.longrun import LongRun

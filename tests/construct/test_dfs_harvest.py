@@ -13,8 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from e2opt.construct.dfs.build import _board, check_dfs
+from e2opt.construct.dfs.build import check_dfs
 from e2opt.construct.dfs.complete import complete, holes_of
+from e2opt.construct.dfs.completed import entry_board
 from e2opt.construct.dfs.config import DfsConfig, HarvestConfig
 from e2opt.construct.dfs.derive import derive_privileged
 from e2opt.construct.dfs.harvest import Pool, make_entry
@@ -97,7 +98,7 @@ def test_harvested_boards_never_break_more_than_the_schedule(seed):
     for entry in run.pool.entries.values():
         assert entry.placed >= 30
         _recount_breaks_ok(p, run.lanes[0], entry.cells)
-        board = _board(p, entry)
+        board = entry_board(p, entry)
         assert placed_joins(p, board) == entry.joins
 
 

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -38,15 +37,15 @@ from ...core.fsutil import atomic_write_text
 from ...core.puzzle import Puzzle
 from ...core.ticks import Ticks
 from .complete import complete, completion_cost
+from .completed import Completed, by_share, entry_board, read_completed
 from .config import DfsConfig
 from .harvest import Entry, board_entry
-from .longrun import LongRun
+from .longrun import LongRun, lane_plan, recipe_key
 from .pilot import Ranked, Stop, calibrate, never
 from .recipes import describe, preset_recipe, recipe_name
 from .rules import Recipe
-from .shares import lane_shares, share_order
+from .shares import charge, lane_shares
 
-COMPLETED = "completed.json"
 RECIPE = "recipe.json"
 MAX_REPEATS = 4  # completions a call may throw away because they repeat a board made before
 # keys that may change on resume
@@ -99,11 +98,6 @@ def resolve(
     return ranked, report
 
 
-def _board(puzzle: Puzzle, entry: Entry) -> Board:
-    cells = np.array(entry.cells, dtype=np.int64).reshape(puzzle.rows, puzzle.cols)
-    return Board(np.where(cells >= 0, cells >> 2, -1), np.where(cells >= 0, cells & 3, 0))
-
-
 def dfs_limit(cfg: DfsConfig, deadline_s: float | None, spent_s: float) -> float:
     """CPU seconds the DFS may run: what ``time_limit_cpu_s`` leaves after ``spent_s`` (a pilot counts in it),
     cut so that the completions keep their share of the deadline (at most their cost by the settings)."""
@@ -115,80 +109,22 @@ def dfs_limit(cfg: DfsConfig, deadline_s: float | None, spent_s: float) -> float
     return max(0.0, min(own, deadline_s - reserve - spent_s))
 
 
-@dataclass
-class Completed:
-    """What earlier calls on a folder completed: the partials' keys, their boards' keys, and [lane, score] of
-    each new board in turn."""
-
-    partials: set[str] = field(default_factory=set)
-    boards: set[str] = field(default_factory=set)
-    scores: list[list[int]] = field(default_factory=list)
-
-    def save(self, folder: Path | None) -> None:
-        if folder is not None:
-            data = {"partials": sorted(self.partials), "boards": sorted(self.boards), "scores": self.scores}
-            atomic_write_text(folder / COMPLETED, json.dumps(data))
-
-    def by_lane(self, lanes: int) -> list[list[int]]:
-        """The scores of each lane's boards (a lane past ``lanes``, from a run with more, left out)."""
-        out: list[list[int]] = [[] for _ in range(lanes)]
-        for lane, score in self.scores:
-            if lane < lanes:
-                out[lane].append(score)
-        return out
-
-
-def read_completed(folder: Path | None) -> Completed:
-    """What calls on the folder completed before (nothing without a folder). A file written before the
-    boards were recorded is a list of the partials' keys."""
-    if folder is None or not (folder / COMPLETED).exists():
-        return Completed()
-    try:
-        data = json.loads((folder / COMPLETED).read_text(encoding="utf-8"))
-    except ValueError:  # atomic writes make this unreachable short of a hand edit; start afresh then
-        return Completed()
-    if isinstance(data, list):
-        return Completed(set(data))
-    scores = [[int(lane), int(score)] for lane, score in data.get("scores", [])]
-    return Completed(set(data.get("partials", [])), set(data.get("boards", [])), scores)
-
-
-def _each_lane(entries: list[Entry], n: int) -> list[Entry]:
-    """The first n entries of each lane, in their order."""
-    seen: Counter[int] = Counter()
-    out = []
-    for e in entries:
-        seen[e.lane] += 1
-        if seen[e.lane] <= n:
-            out.append(e)
-    return out
-
-
 def _chosen(puzzle: Puzzle, run: LongRun, n: int, done: Completed) -> list[tuple[Entry, Board]]:
     """Up to n boards to complete, best first: the pool's best not completed before, and this call's deepest
     partial first if it was not completed before and is deeper than all of them (or the only one left).
-    With lane shares, taken lane by lane so that each lane's completions follow its share (shares.py), a
-    lane without a partial in the pool (shallower than its floor) offering its deepest of this call."""
-    fresh = [e for e in run.pool.ranked() if e.key not in done.partials]
-    fresh = fresh[:n] if run.shares is None else _each_lane(fresh, n)
+    With lane shares, lane by lane (completed.by_share)."""
+    if run.shares is not None:
+        return by_share(puzzle, run, n, done)
+    fresh = [e for e in run.pool.ranked() if e.key not in done.partials][:n]
     deepest = run.board(run.call_codes)
     entry = board_entry(deepest, lane=run.call_lane)
-    out = [(e, _board(puzzle, e)) for e in fresh]
+    out = [(e, entry_board(puzzle, e)) for e in fresh]
     if not fresh or (
         entry.key not in done.partials
         and entry.key not in {e.key for e in fresh}
         and entry.placed > fresh[0].placed
     ):
         out.insert(0, (entry, deepest))
-    if run.shares is not None:  # a lane with nothing in the pool: its deepest partial of this call
-        have = {e.lane for e, _ in out}
-        for i, codes in enumerate(run.lane_codes):
-            board = run.board(codes)
-            entry = board_entry(board, lane=i)
-            if i not in have and len(codes) and entry.key not in done.partials:
-                out.append((entry, board))
-        counts = [len(s) for s in done.by_lane(len(run.lanes))]
-        out = [out[i] for i in share_order([e.lane for e, _ in out], counts, run.shares)]
     return out[:n]
 
 
@@ -211,7 +147,8 @@ def build_dfs(
     ranked, pilot = resolve(puzzle, cfg, seed, folder, warn, budget, stop)
     (recipe, start), others = ranked[0], (ranked[1:] if cfg.lane_recipes == "ranked" else [])
     done = read_completed(folder)
-    shares = lane_shares(done.by_lane(cfg.lanes)) if cfg.lane_shares == "scored" else None
+    keys = [recipe_key(r) for r in lane_plan(recipe, others, cfg.lanes)]
+    shares = lane_shares(done.by_lane(keys)) if cfg.lane_shares == "scored" else None
     run = LongRun(
         puzzle, recipe, cfg.harvest, seed, folder, cfg.max_attempts, start, cfg.lanes, others, shares
     )
@@ -227,6 +164,7 @@ def build_dfs(
             lines.say(f"dfs: attempt {r.attempts}{lanes}, deepest {placed}/{puzzle.n_cells} placed, "
                       f"{rate:,.0f} nodes per CPU s")  # fmt: skip
 
+    run.forget(lambda codes: board_entry(run.board(codes)).key in done.partials)
     summary = run.run(cpu_s=run.cpu_before + limit, stop=stop, tick=tick)
     run.pool.close()
     wanted = max(cfg.harvest.complete, 1)
@@ -252,8 +190,11 @@ def build_dfs(
         completed.append(entry.key)
         done.partials.add(entry.key)
         done.boards.add(made)
-        if not repeated:
-            done.scores.append([entry.lane, int(info["score"])])
+        if shares is not None:
+            done.credit = done.lane_credit(cfg.lanes)
+            charge(done.credit, shares, entry.lane)
+        if not repeated and entry.lane < len(keys):  # (a pool's board from a run of more lanes: not scored)
+            done.scores.append([entry.lane, int(info["score"]), keys[entry.lane]])
         done.save(folder)
         if best is None or (not repeated, info["score"]) > (not best_info["repeated"], best_info["score"]):
             best, best_info = board, {**info, "repeated": repeated, "lane": entry.lane}

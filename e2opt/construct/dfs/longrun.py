@@ -81,6 +81,12 @@ def recipe_key(recipe: Recipe) -> str:
     return hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def lane_plan(recipe: Recipe, others: Sequence[tuple[Recipe, object]], lanes: int) -> list[Recipe]:
+    """Each lane's recipe: ``[recipe, *others]`` in turn, repeated past its end."""
+    plan = [recipe, *(r for r, _ in others)]
+    return [plan[i % len(plan)] for i in range(lanes)]
+
+
 def lane_quotas(max_nodes: int | None, lanes: int, shares: Sequence[float] | None = None) -> list[int] | None:
     """``max_nodes`` placements in all, shared by ``shares`` (shares.share_quotas) or as evenly as possible
     (the first lanes take the rest)."""
@@ -113,31 +119,32 @@ class LongRun:
         ``[(recipe, start), *others]`` repeated when there are more lanes (a repeat starts from the root);
         none: every lane runs ``recipe``. Every recipe keeps ``recipe``'s fill order. A lane the folder's
         checkpoint ran under another recipe starts from the root. ``shares``: each lane's share of this
-        object's placements (shares.py; None: the lane with the fewest placements in all runs next)."""
+        object's placements (shares.py; None: the lane with the fewest placements in all runs next). Each
+        lane's deepest partial since it was last completed (``since``) is kept across calls (``forget``)."""
         self.puzzle, self.recipe, self.folder, self.max_attempts = puzzle, recipe, folder, max_attempts
         self.order = make_order(puzzle, recipe.order, recipe.teeth)
         if any((r.order, r.teeth) != (recipe.order, recipe.teeth) for r, _ in others):
             raise ValueError("lanes: every lane's recipe must keep the first lane's fill order")
         hmin = harvest.min_placed or default_min_placed(puzzle)
-        plan = [(recipe, start), *others]
         rules = {}  # one set of kernel arrays per distinct recipe
         if shares is not None and (len(shares) != lanes or min(shares) <= 0):
             raise ValueError(f"lanes: {lanes} positive shares wanted, got {list(shares)}")
         self.shares = None if shares is None else list(shares)
-        self.lanes, self.lane_recipes, starts = [], [], []
-        for i in range(lanes):
-            r, s = plan[i % len(plan)]
+        self.lane_recipes = lane_plan(recipe, others, lanes)
+        self.lanes, given = [], [start, *(s for _, s in others)]
+        starts = [given[i] if i < len(given) else None for i in range(lanes)]
+        for i, r in enumerate(self.lane_recipes):
             if r not in rules:
                 rules[r] = make_rules(puzzle, self.order, r)
             self.lanes.append(Dfs(puzzle, self.order, rules[r], lane_seed(seed, i), hmin))
-            self.lane_recipes.append(r)
-            starts.append(s if i < len(plan) else None)
         self.pool = Pool(harvest.pool_size, harvest.margin, hmin, folder)
         self.cpu_before = 0.0
         self.best_codes = np.zeros(0, dtype=np.int32)
         self.lane_codes = [
             np.zeros(0, dtype=np.int32) for _ in range(lanes)
         ]  # each lane's deepest, this object
+        self.call_lane = 0  # the lane that first reached the deepest of them
+        self.since = [np.zeros(0, dtype=np.int32) for _ in range(lanes)]
         self.band = {"<150": [0, 0.0], "150-200": [0, 0.0], ">200": [0, 0.0]}
         if folder is not None and (folder / "state.npz").exists():
             self._load(folder / "state.npz")
@@ -180,6 +187,7 @@ class LongRun:
             # ran under other rules: the pool, counts and CPU go on, that lane's DFS from the root
             if "rank_of" in mine and i < len(ran) and ran[i] == recipe_key(self.lane_recipes[i]):
                 lane.load(mine)
+                self.since[i] = arrays.get(f"since{i}", self.since[i]).astype(np.int32)
         self.pool.load_counts(info["counts"])
         self.cpu_before = float(info["cpu_s"])
 
@@ -193,6 +201,7 @@ class LongRun:
         for i, lane in enumerate(self.lanes):
             arrays.update({f"{lane_prefix(i)}{name}": a for name, a in lane.arrays().items()})
         arrays["best_codes"] = self.best_codes
+        arrays.update({f"since{i}": codes for i, codes in enumerate(self.since)})
         arrays["info"] = np.frombuffer(json.dumps(info).encode(), dtype=np.uint8)
         buf = io.BytesIO()
         np.savez(buf, **arrays)
@@ -241,10 +250,8 @@ class LongRun:
             self._band(int(dfs.st[8][k.DEPTH]), dfs.nodes - n0, time.process_time() - t0)
             for f in found:
                 self._offer(f, i)
-            if dfs.deepest > len(self.lane_codes[i]):
-                self.lane_codes[i] = dfs.deepest_codes()
-                if len(self.lane_codes[i]) > len(self.best_codes):
-                    self.best_codes = self.lane_codes[i].copy()
+            if dfs.deepest > min(len(self.lane_codes[i]), len(self.since[i])):
+                self._deeper(i, dfs.deepest_codes())
             if tick is not None:
                 tick(self)
             if time.process_time() - last_ckpt >= checkpoint_every_s:
@@ -264,10 +271,23 @@ class LongRun:
             {b: round(n / t) if t > 0 else 0 for b, (n, t) in self.band.items()},
         )
 
-    @property
-    def call_lane(self) -> int:
-        """The lane whose partial is this object's deepest (the first of equals)."""
-        return max(range(len(self.lanes)), key=lambda i: (len(self.lane_codes[i]), -i))
+    def _deeper(self, i: int, codes: np.ndarray) -> None:
+        """Lane i's current attempt reached ``codes``: its deepest of this object, of the run, since it was last
+        completed, as each applies."""
+        if len(codes) > len(self.lane_codes[i]):
+            self.lane_codes[i] = codes
+            if len(codes) > len(self.call_codes):
+                self.call_lane = i
+        if len(codes) > len(self.since[i]):
+            self.since[i] = codes
+        if len(codes) > len(self.best_codes):
+            self.best_codes = codes.copy()
+
+    def forget(self, done: Callable[[np.ndarray], bool]) -> None:
+        """Drop each lane's partial since it was last completed if ``done`` says it was completed."""
+        for i, codes in enumerate(self.since):
+            if len(codes) and done(codes):
+                self.since[i] = np.zeros(0, dtype=np.int32)
 
     @property
     def call_codes(self) -> np.ndarray:
