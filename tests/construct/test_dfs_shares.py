@@ -213,3 +213,12 @@ def test_a_folder_of_more_lanes_read_by_fewer_scored_ones(tmp_path):
     first = board_entry(two.board(two.since[0])).key
     two.forget(lambda codes: board_entry(two.board(codes)).key == first)
     assert len(two.since[0]) == 0 and np.array_equal(two.since[1], since[1])
+
+
+def test_with_everything_completed_before_the_calls_deepest_partial_is_completed_again():
+    p, run = _lanes_run(2, shares=[0.5, 0.5])
+    run.run(max_nodes=20_000, chunk=2_000)
+    every = {e.key for e in run.pool.ranked()} | {board_entry(run.board(c)).key for c in run.since}
+    (entry, board), *rest = _chosen(p, run, 3, Completed(every))
+    assert not rest and entry.key == board_entry(run.board(run.call_codes)).key == board_entry(board).key
+    assert entry.lane == run.call_lane

@@ -86,7 +86,7 @@ def by_share(puzzle: Puzzle, run: LongRun, n: int, done: Completed) -> list[tupl
     """Up to n partials to complete, lane by lane by the lanes' shares (shares.share_order): each lane's
     candidates are its best n of the pool not completed before, and its deepest partial since it was last
     completed (``LongRun.since``: as many placements behind it as a lane of a larger share has behind
-    each of its completions), deepest first."""
+    each of its completions), deepest first; when every one was completed before, the call's deepest."""
     lanes = len(run.lanes)
     taken: Counter[int] = Counter()
     out = []
@@ -100,6 +100,8 @@ def by_share(puzzle: Puzzle, run: LongRun, n: int, done: Completed) -> list[tupl
         entry = board_entry(board, lane=i)
         if len(codes) and entry.key not in done.partials and entry.key not in keys:
             out.append((entry, board))
+    if not out:  # everything completed before: the call's deepest partial again (a call must make a board)
+        return [(board_entry(run.board(run.call_codes), lane=run.call_lane), run.board(run.call_codes))]
     out.sort(key=lambda pair: (pair[0].complete, pair[0].placed), reverse=True)  # stable: the pool's order
     order = share_order([e.lane for e, _ in out], done.lane_credit(lanes), run.shares)
     return [out[i] for i in order][:n]
