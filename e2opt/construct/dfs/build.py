@@ -44,7 +44,7 @@ from .longrun import LongRun, lane_plan, recipe_key
 from .pilot import Ranked, Stop, calibrate, never
 from .recipes import describe, preset_recipe, recipe_name
 from .rules import Recipe
-from .shares import charge, lane_shares
+from .shares import lane_shares
 
 RECIPE = "recipe.json"
 MAX_REPEATS = 4  # completions a call may throw away because they repeat a board made before
@@ -191,8 +191,7 @@ def build_dfs(
         done.partials.add(entry.key)
         done.boards.add(made)
         if shares is not None:
-            done.credit = done.lane_credit(cfg.lanes)
-            charge(done.credit, shares, entry.lane)
+            done.charge(shares, entry.lane)
         if not repeated and entry.lane < len(keys):  # (a pool's board from a run of more lanes: not scored)
             done.scores.append([entry.lane, int(info["score"]), keys[entry.lane]])
         done.save(folder)

@@ -21,7 +21,7 @@ from ...core.board import Board
 from ...core.fsutil import atomic_write_text
 from ...core.puzzle import Puzzle
 from .harvest import Entry, board_entry
-from .shares import share_order
+from .shares import charge, share_order
 
 if TYPE_CHECKING:
     from .longrun import LongRun
@@ -55,6 +55,11 @@ class Completed:
     def lane_credit(self, lanes: int) -> list[float]:
         """The credit of each of ``lanes`` lanes (a lane the folder did not have starts at 0)."""
         return (self.credit + [0.0] * lanes)[:lanes]
+
+    def charge(self, shares: list[float], lane: int) -> None:
+        """One completion given to ``lane`` under ``shares`` (shares.charge), the credit sized to the lanes."""
+        self.credit = self.lane_credit(len(shares))
+        charge(self.credit, shares, lane)
 
 
 def read_completed(folder: Path | None) -> Completed:
